@@ -1,0 +1,71 @@
+"""§2.1 Resource Location."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+from conformance.aiendpoint.conftest import FETCH_ERROR_CLAUSE, delivered, response
+from conformance.fetch import Fetch
+from conformance.outcomes import clause, not_applicable, untestable, violation
+
+
+@clause("AIE-2.1-01")
+def test_2_1_document_served_at_well_known_uri(well_known: Fetch) -> None:
+    """A service provider that implements this specification MUST serve the AI Discovery
+    Document at the following well-known URI: /.well-known/ai"""
+    kind = well_known.error_kind
+    if kind and FETCH_ERROR_CLAUSE.get(kind) == "AIE-2.1-01":
+        violation(f"GET {well_known.url} did not reach a document: {well_known.describe_error()}")
+    final = response(well_known)
+    if final.status in (404, 410):
+        violation(f"GET {well_known.url} answered {final.status} {final.reason}")
+
+
+@clause("AIE-2.1-03")
+def test_2_1_alias_content_identical(well_known: Fetch, alias: Fetch) -> None:
+    """When both locations are served, the content MUST be identical."""
+    final = alias.final
+    if alias.error or final is None or not 200 <= final.status < 300:
+        not_applicable(f"/ai is not served ({alias.describe_error() if alias.error else final and final.status})")
+    try:
+        alias_value = json.loads(final.body)
+    except ValueError:
+        not_applicable("/ai answers, but not with a JSON document (an unrelated page is not an alias)")
+    primary = delivered(well_known)
+    if primary.body == final.body:
+        return
+    try:
+        primary_value = json.loads(primary.body)
+    except ValueError:
+        untestable("the /.well-known/ai body is not JSON, so the two cannot be compared (see AIE-3.1-01)")
+    if primary_value != alias_value:
+        violation(f"/ai serves a different document than /.well-known/ai ({_first_difference(primary_value, alias_value)})")
+
+
+def _first_difference(a: object, b: object, path: str = "") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(a.keys() | b.keys()):
+            if key not in a or key not in b:
+                return f"{path}/{key} is only in {'/ai' if key in b else '/.well-known/ai'}"
+            if a[key] != b[key]:
+                return _first_difference(a[key], b[key], f"{path}/{key}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}/{i}")
+    return f"at {path or '/'}: {json.dumps(a, ensure_ascii=False)[:60]} vs {json.dumps(b, ensure_ascii=False)[:60]}"
+
+
+@clause("AIE-2.1-05")
+def test_2_1_not_served_at_path_with_query_or_fragment(well_known: Fetch) -> None:
+    """The AI Discovery Document MUST NOT be served at a path that includes query parameters
+    or fragment identifiers."""
+    final = delivered(well_known)
+    for hop in well_known.redirects:
+        location = hop.header("location") or ""
+        if "#" in location:
+            violation(f"{hop.url} redirects to {location!r}, which has a fragment identifier")
+    parts = urlsplit(final.url)
+    if parts.query:
+        violation(f"the document is served at {final.url}, a path with query parameters")

@@ -1,0 +1,57 @@
+"""§3.4 The "auth" Object."""
+
+from __future__ import annotations
+
+import re
+
+from conformance.aiendpoint._uri import absolute_uri_problem
+from conformance.document import Document, kind_name
+from conformance.outcomes import clause, violation
+
+AUTH_TYPES = ("none", "apikey", "bearer", "oauth2")
+# RFC 9110 section 5.1: field-name = token
+FIELD_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+
+
+@clause("AIE-3.4-01")
+def test_3_4_auth_contains_type(document: Document) -> None:
+    """When present, the "auth" object MUST contain the following field: type."""
+    auth = document.member("auth", kind=dict, required=False)
+    if "type" not in auth:
+        violation(f"auth has no type (members: {', '.join(auth) or 'none'})")
+
+
+@clause("AIE-3.4-02")
+def test_3_4_auth_type_is_allowed(document: Document) -> None:
+    """The value MUST be one of: "none", "apikey", "bearer", "oauth2"."""
+    value = document.member("auth", "type", required=False)
+    if value not in AUTH_TYPES or not isinstance(value, str):
+        violation(f"auth.type is {value!r} ({kind_name(value)})")
+
+
+@clause("AIE-3.4-03")
+def test_3_4_header_is_field_name(document: Document) -> None:
+    """header: (string, OPTIONAL) The name of the HTTP header in which the credential is passed."""
+    value = document.member("auth", "header", required=False)
+    if not isinstance(value, str):
+        violation(f"auth.header is a JSON {kind_name(value)}, not a string")
+    if not FIELD_NAME.match(value):
+        violation(f"auth.header {value[:40]!r} is not an HTTP header name")
+
+
+@clause("AIE-3.4-05")
+def test_3_4_docs_is_uri(document: Document) -> None:
+    """docs: (string, OPTIONAL) A URI pointing to human-readable documentation."""
+    value = document.member("auth", "docs", required=False)
+    if not isinstance(value, str):
+        violation(f"auth.docs is a JSON {kind_name(value)}, not a string")
+    if problem := absolute_uri_problem(value):
+        violation(f"auth.docs: {problem}")
+
+
+@clause("AIE-3.4-07")
+def test_3_4_auth_object_included(document: Document) -> None:
+    """Service providers are therefore RECOMMENDED to include the "auth" object even when no
+    authentication is required, with type set to "none"."""
+    if "auth" not in document.top():
+        violation("the document has no auth object")

@@ -1,0 +1,36 @@
+"""§4.2 Caching."""
+
+from __future__ import annotations
+
+import re
+
+from conformance.aiendpoint.conftest import delivered
+from conformance.fetch import Fetch
+from conformance.outcomes import clause, untestable, violation
+
+RECOMMENDED_MAX_AGE = 86400
+_MAX_AGE = re.compile(r"(?:^|,)\s*max-age\s*=\s*\"?(\d+)\"?\s*(?:,|$)", re.IGNORECASE)
+
+
+@clause("AIE-4.2-01")
+def test_4_2_caching_headers_present(well_known: Fetch) -> None:
+    """Service providers SHOULD include appropriate HTTP caching headers in the response."""
+    final = delivered(well_known)
+    if final.header("cache-control") is None and final.header("expires") is None:
+        violation("the response has neither Cache-Control nor Expires")
+
+
+@clause("AIE-4.2-02")
+def test_4_2_max_age_86400(well_known: Fetch) -> None:
+    """A Cache-Control max-age value of 86400 (24 hours) is RECOMMENDED for most services."""
+    final = delivered(well_known)
+    cache_control = final.header("cache-control")
+    if cache_control is None:
+        if final.header("expires") is None:
+            untestable("the response has no caching headers (see AIE-4.2-01)")
+        violation("freshness is given by Expires only; Cache-Control max-age is absent")
+    m = _MAX_AGE.search(cache_control)
+    if not m:
+        violation(f"Cache-Control {cache_control!r} has no max-age")
+    if int(m.group(1)) != RECOMMENDED_MAX_AGE:
+        violation(f"Cache-Control max-age is {m.group(1)} s, not {RECOMMENDED_MAX_AGE}")

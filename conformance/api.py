@@ -1,0 +1,114 @@
+"""The public API: run a draft's suite against a target and get the report back.
+
+>>> from conformance.api import run
+>>> result = run("aiendpoint", "builtin")
+>>> result.report.summary.level
+'full'
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import pytest
+
+from conformance import catalog
+from conformance.plugin import STATE
+from conformance.reports.model import Report
+
+_SUITE_INI = Path(__file__).with_name("_suite.ini")
+
+#: Exit statuses of ``adck run``.
+EXIT_CONFORMANT, EXIT_NONCONFORMANT, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass
+class RunResult:
+    report: Report | None
+    exit_code: int
+    written: list[Path] = field(default_factory=list)
+    pytest_exit: int = 0
+
+
+class _Grab:
+    """Catches the report the plugin built, before pytest tears the session down."""
+
+    def __init__(self) -> None:
+        self.report: Report | None = None
+        self.written: list[Path] = []
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        state = session.config.stash.get(STATE, None)
+        if state is not None:
+            self.report, self.written = state.report, state.written
+
+
+def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, connect_to: Sequence[str] = (),
+                   timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = ()) -> str:
+    """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended)."""
+    parts = ["adck", "run", draft, "--target", target]
+    for role in roles:
+        parts += ["--role", role]
+    if ca_bundle:
+        parts += ["--ca-bundle", ca_bundle]
+    for c in connect_to:
+        parts += ["--connect-to", c]
+    if timeout is not None:
+        parts += ["--timeout", f"{timeout:g}"]
+    if seed is not None:
+        parts += ["--seed", str(seed)]
+    return shlex.join(parts)
+
+
+def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence[str] = (),
+        ca_bundle: str | None = None, connect_to: Sequence[str] = (), timeout: float | None = None,
+        max_body: int | None = None, report_dir: str | Path | None = None,
+        formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
+        quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
+    """Run ``draft``'s suite against ``target``; the report is in the result.
+
+    ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST passed,
+    1 when one did not, 2 when the kit could not run (the reason is on stderr).
+    """
+    profile = catalog.load(draft)
+    seed = random.randrange(2**32) if seed is None else seed
+    args = ["--pyargs", profile.suite, "-c", str(_SUITE_INI), "--rootdir", str(_SUITE_INI.parent),
+            "-p", "no:cacheprovider", "--adck-target", target, "--adck-seed", str(seed),
+            "--adck-format", ",".join(formats) if report_dir is not None else ""]
+    if report_dir is not None:
+        args += ["--adck-report-dir", str(report_dir)]
+    for role in roles:
+        args += ["--adck-role", role]
+    for c in clauses:
+        args += ["--adck-clause", c]
+    if ca_bundle:
+        args += ["--adck-ca-bundle", ca_bundle]
+    for c in connect_to:
+        args += ["--adck-connect-to", c]
+    if timeout is not None:
+        args += ["--adck-timeout", str(timeout)]
+    if max_body is not None:
+        args += ["--adck-max-body", str(max_body)]
+    template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
+                              timeout=timeout, seed=seed, roles=roles) + " --clause {clause}"
+    args += ["--adck-replay", template]
+    args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
+    args += ["-q", "--no-header", "-p", "no:randomly"] if quiet else []
+    args += list(extra_args)
+    grab = _Grab()
+    code = int(pytest.main(args, plugins=[grab]))
+    if grab.report is None:
+        return RunResult(report=None, exit_code=EXIT_USAGE, pytest_exit=code)
+    exit_code = EXIT_CONFORMANT if grab.report.summary.conformant else EXIT_NONCONFORMANT
+    return RunResult(report=grab.report, exit_code=exit_code, written=grab.written, pytest_exit=code)
+
+
+def _public_target(target: str) -> str:
+    """The target as it may appear in a report: no credentials in a URL."""
+    return re.sub(r"^(https?://)[^/@]*@", r"\1", target)

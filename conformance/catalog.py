@@ -1,0 +1,235 @@
+"""The clause catalog: every normative statement of a draft, as data.
+
+A profile (``profiles/<draft>/``) holds ``profile.toml`` (the draft, its roles and levels),
+``clauses.toml`` (one entry per MUST/SHOULD/MAY statement) and ``ambiguities.toml``. Tests
+bind themselves to a clause id with :func:`conformance.outcomes.clause`; which tests check
+which clause is read from the suite, never written twice (see :func:`Profile.coverage`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from conformance.resources import profile_dir
+
+Level = Literal["MUST", "SHOULD", "MAY"]
+
+#: How the draft's key words map to the three levels (RFC 2119, RFC 8174).
+KEYWORD_LEVEL: dict[str, Level] = {
+    "MUST": "MUST",
+    "MUST NOT": "MUST",
+    "REQUIRED": "MUST",
+    "SHALL": "MUST",
+    "SHALL NOT": "MUST",
+    "SHOULD": "SHOULD",
+    "SHOULD NOT": "SHOULD",
+    "RECOMMENDED": "SHOULD",
+    "NOT RECOMMENDED": "SHOULD",
+    "MAY": "MAY",
+    "OPTIONAL": "MAY",
+}
+
+
+class CatalogError(ValueError):
+    """A profile's data is malformed; the message names the file and entry."""
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One normative statement of a draft."""
+
+    id: str
+    section: str
+    keyword: str
+    level: Level
+    role: str
+    text: str
+    untestable: str | None = None
+    note: str | None = None
+
+    def describe(self) -> str:
+        """One line a person reads: id, section, level and the quoted sentence."""
+        return f'{self.id} (§{self.section}, {self.keyword}): "{self.text}"'
+
+
+@dataclass(frozen=True)
+class Ambiguity:
+    id: str
+    title: str
+    sections: tuple[str, ...]
+    clauses: tuple[str, ...]
+    text: str
+    interpretation: str
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How one clause is covered: the tests bound to it, or why it cannot be tested."""
+
+    clause: Clause
+    tests: tuple[str, ...]
+
+    @property
+    def status(self) -> str:
+        if self.tests:
+            return "tested"
+        if self.clause.untestable:
+            return "untestable"
+        if self.clause.level == "MAY":
+            return "optional"
+        return "untested"
+
+
+@dataclass(frozen=True)
+class Profile:
+    short: str
+    draft: str
+    title: str
+    spec_file: str
+    id_prefix: str
+    suite: str
+    roles: dict[str, str]
+    roles_implemented: tuple[str, ...]
+    levels: tuple[dict, ...]
+    clauses: dict[str, Clause] = field(repr=False)
+    ambiguities: tuple[Ambiguity, ...] = field(repr=False)
+
+    def clause(self, clause_id: str) -> Clause:
+        try:
+            return self.clauses[clause_id]
+        except KeyError:
+            raise KeyError(
+                f"{clause_id!r} is not a clause of {self.short}; "
+                f"see `adck clauses {self.short}`"
+            ) from None
+
+    def coverage(self) -> dict[str, Coverage]:
+        """Each clause with the suite's tests bound to it (read from the suite itself)."""
+        bound = suite_bindings(self.suite)
+        return {
+            cid: Coverage(c, tuple(sorted(bound.get(cid, ()))))
+            for cid, c in self.clauses.items()
+        }
+
+
+def _level(entry: dict, where: str) -> Level:
+    keyword = entry["keyword"]
+    if keyword not in KEYWORD_LEVEL:
+        raise CatalogError(f"{where}: keyword {keyword!r} is not an RFC 2119 key word")
+    level = entry.get("level", KEYWORD_LEVEL[keyword])
+    if level not in ("MUST", "SHOULD", "MAY"):
+        raise CatalogError(f"{where}: level {level!r} is not MUST, SHOULD or MAY")
+    if level != KEYWORD_LEVEL[keyword] and not entry.get("note"):
+        raise CatalogError(f"{where}: level differs from the key word; add a note saying why")
+    return level
+
+
+@cache
+def load(short: str) -> Profile:
+    """Load and validate the profile of a draft (``aiendpoint``, ...)."""
+    folder = profile_dir(short)
+    if not (folder / "profile.toml").is_file():
+        known = ", ".join(available()) or "none"
+        raise CatalogError(f"no profile for draft {short!r} (known: {known})")
+    meta = tomllib.loads((folder / "profile.toml").read_text("utf-8"))
+    raw = tomllib.loads((folder / "clauses.toml").read_text("utf-8"))
+    clauses: dict[str, Clause] = {}
+    id_re = re.compile(rf"^{re.escape(meta['id_prefix'])}-[0-9A-Z.]+-\d\d$")
+    for n, entry in enumerate(raw.get("clause", []), 1):
+        where = f"{folder / 'clauses.toml'} entry {n} ({entry.get('id', '?')})"
+        missing = {"id", "section", "keyword", "role", "text"} - entry.keys()
+        if missing:
+            raise CatalogError(f"{where}: missing {sorted(missing)}")
+        unknown = entry.keys() - {"id", "section", "keyword", "level", "role", "text", "untestable", "note"}
+        if unknown:
+            raise CatalogError(f"{where}: unknown keys {sorted(unknown)}")
+        if not id_re.match(entry["id"]):
+            raise CatalogError(f"{where}: id does not match {id_re.pattern}")
+        if entry["id"] in clauses:
+            raise CatalogError(f"{where}: duplicate id")
+        if entry["role"] not in meta["roles"]:
+            raise CatalogError(f"{where}: role {entry['role']!r} not in {sorted(meta['roles'])}")
+        clauses[entry["id"]] = Clause(
+            id=entry["id"],
+            section=entry["section"],
+            keyword=entry["keyword"],
+            level=_level(entry, where),
+            role=entry["role"],
+            text=" ".join(entry["text"].split()),
+            untestable=entry.get("untestable"),
+            note=entry.get("note"),
+        )
+    amb_file = folder / "ambiguities.toml"
+    ambiguities = tuple(
+        Ambiguity(
+            id=a["id"],
+            title=a["title"],
+            sections=tuple(a.get("sections", ())),
+            clauses=tuple(a.get("clauses", ())),
+            text=" ".join(a["text"].split()),
+            interpretation=" ".join(a["interpretation"].split()),
+        )
+        for a in (tomllib.loads(amb_file.read_text("utf-8")).get("ambiguity", []) if amb_file.exists() else [])
+    )
+    return Profile(
+        short=meta["short"],
+        draft=meta["draft"],
+        title=meta["title"],
+        spec_file=meta["spec_file"],
+        id_prefix=meta["id_prefix"],
+        suite=meta["suite"],
+        roles=dict(meta["roles"]),
+        roles_implemented=tuple(meta["roles_implemented"]),
+        levels=tuple(meta["levels"]),
+        clauses=clauses,
+        ambiguities=ambiguities,
+    )
+
+
+def available() -> list[str]:
+    """The drafts that have a profile."""
+    root = profile_dir("x").parent
+    return sorted(p.name for p in root.iterdir() if (p / "profile.toml").is_file())
+
+
+@cache
+def suite_bindings(suite: str) -> dict[str, tuple[str, ...]]:
+    """Clause id -> names of the suite's test functions bound to it.
+
+    Imports the suite's test modules (without running them) and reads the ``clause`` mark
+    that :func:`conformance.outcomes.clause` put on each test.
+    """
+    package = importlib.import_module(suite)
+    bound: dict[str, list[str]] = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if not info.name.startswith("test_"):
+            continue
+        module = importlib.import_module(f"{suite}.{info.name}")
+        for name, obj in vars(module).items():
+            if not name.startswith("test_") or not callable(obj):
+                continue
+            for mark in getattr(obj, "pytestmark", []):
+                if mark.name == "clause":
+                    bound.setdefault(mark.args[0], []).append(f"{info.name}::{name}")
+    return {k: tuple(v) for k, v in bound.items()}
+
+
+def normalize_text(text: str) -> str:
+    """Fold white space, as the catalog does, to compare quotes with a draft's text."""
+    return " ".join(text.split())
+
+
+def quote_in_draft(clause: Clause, draft_text: str) -> bool:
+    """Is the clause's quoted sentence, as written, in the draft's text?"""
+    return clause.text in normalize_text(draft_text)
+
+
+def spec_path(profile: Profile, specs: Path) -> Path:
+    return specs / profile.spec_file

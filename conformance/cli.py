@@ -1,0 +1,172 @@
+"""``adck``: the command line, a thin layer over :mod:`conformance.api` (and so over pytest).
+
+    adck run DRAFT --target TARGET [options]   check a target, write reports, exit 0/1/2
+    adck clauses DRAFT [--json]                 the clause catalog with each entry's status
+    adck targets DRAFT                          the target kinds and the built-in variants
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from conformance import __version__, api, catalog
+from conformance.reports.render import FORMATS
+
+_OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
+                  "untestable": "yellow", "not-applicable": "dim"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="adck", description="Agent Discovery Conformance Kit: check servers, "
+                                "documents and clients against AI agent discovery drafts.")
+    p.add_argument("--version", action="version", version=f"adck {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    r = sub.add_parser("run", help="run a draft's suite against a target",
+                       description="Run a draft's conformance suite against a target and write reports. "
+                       "Exit 0: every applicable MUST passed; 1: one did not; 2: the kit could not run.")
+    r.add_argument("draft", help="the draft's short name (adck clauses --list)")
+    r.add_argument("--target", required=True,
+                   help="builtin | builtin:MUTANT | https://HOST[:PORT] | PATH to a document")
+    r.add_argument("--role", action="append", default=[], help="check only this role (repeatable)")
+    r.add_argument("--clause", action="append", default=[], help="check only this clause id (repeatable)")
+    r.add_argument("--ca-bundle", help="PEM file of CA certificates to trust (TLS verification stays on)")
+    r.add_argument("--connect-to", action="append", default=[], metavar="HOST1:PORT1:HOST2:PORT2",
+                   help="reach HOST1:PORT1 at HOST2:PORT2, keeping the name for SNI and the certificate (as curl)")
+    r.add_argument("--timeout", type=float, default=None, help="seconds allowed per request (default 10)")
+    r.add_argument("--max-body", type=int, default=None, help="body bytes read at most (default 1 MiB)")
+    r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
+    r.add_argument("--format", default="json,junit,md",
+                   help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
+    r.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random; always recorded)")
+    r.add_argument("-v", "--verbose", action="store_true", help="show pytest's own output in full")
+
+    c = sub.add_parser("clauses", help="print a draft's clause catalog")
+    c.add_argument("draft", nargs="?", help="the draft's short name")
+    c.add_argument("--json", action="store_true", help="machine-readable, with each entry's status and tests")
+    c.add_argument("--ambiguities", action="store_true", help="print the draft's recorded ambiguities instead")
+    c.add_argument("--list", action="store_true", help="list the drafts that have a catalog")
+
+    t = sub.add_parser("targets", help="list target kinds and a draft's built-in variants")
+    t.add_argument("draft", help="the draft's short name")
+    return p
+
+
+def _cmd_run(args: argparse.Namespace, console: Console) -> int:
+    formats = [f.strip() for f in args.format.split(",") if f.strip()]
+    bad = set(formats) - set(FORMATS)
+    if bad:
+        console.print(f"[red]adck: unknown report format(s) {', '.join(sorted(bad))}[/red]; choose from {', '.join(FORMATS)}")
+        return api.EXIT_USAGE
+    try:
+        catalog.load(args.draft)
+    except catalog.CatalogError as exc:
+        console.print(f"[red]adck: {exc}[/red]")
+        return api.EXIT_USAGE
+    result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
+                     connect_to=args.connect_to, timeout=args.timeout, max_body=args.max_body,
+                     report_dir=args.report_dir, formats=formats, seed=args.seed, quiet=not args.verbose)
+    if result.report is None:
+        console.print("[red]adck: the run did not produce a report (see the message above); nothing was judged[/red]")
+        return api.EXIT_USAGE
+    _print_summary(result.report, console)
+    for path in result.written:
+        console.print(f"report: {path}")
+    return result.exit_code
+
+
+def _print_summary(report, console: Console) -> None:
+    shown = [r for r in report.results if r.outcome != "pass" and not
+             (r.outcome == "untestable" and r.untestable_reason == "not-observable")]
+    if shown:
+        table = Table(title="clauses that did not pass", show_lines=False)
+        for col in ("clause", "§", "level", "outcome", "observed"):
+            table.add_column(col, overflow="fold")
+        for r in shown:
+            table.add_row(r.clause, r.section, r.keyword, f"[{_OUTCOME_STYLE[r.outcome]}]{r.outcome}[/]", r.message[:160])
+        console.print(table)
+    s = report.summary
+    style = {"full": "bold green", "conformant": "green", "non-conformant": "bold red"}[s.level]
+    c = s.counts
+    console.print(f"[{style}]{report.draft['short']}: {s.level}[/] — MUST {c['MUST']['pass']} passed, "
+                  f"{c['MUST']['fail']} failed, {c['MUST']['untestable']} untestable; SHOULD {c['SHOULD']['pass']} "
+                  f"passed, {c['SHOULD']['fail']} failed; {report.requests_sent} requests; seed {report.seed}")
+    if s.must_unverified:
+        console.print(f"[yellow]{len(s.must_unverified)} MUST clause(s) could not be checked because a prerequisite "
+                      "failed; they do not count as passed.[/yellow]")
+
+
+def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
+    if args.list or not args.draft:
+        for short in catalog.available():
+            p = catalog.load(short)
+            console.print(f"{short}\t{p.draft}\t{len(p.clauses)} clauses")
+        return 0
+    try:
+        profile = catalog.load(args.draft)
+    except catalog.CatalogError as exc:
+        console.print(f"[red]adck: {exc}[/red]")
+        return api.EXIT_USAGE
+    if args.ambiguities:
+        if args.json:
+            print(json.dumps([a.__dict__ for a in profile.ambiguities], indent=2, ensure_ascii=False))
+        else:
+            for a in profile.ambiguities:
+                console.print(f"[bold]{a.id}[/bold] {a.title} (§{', §'.join(a.sections)})\n  {a.text}\n"
+                              f"  [green]the kit:[/green] {a.interpretation}\n")
+        return 0
+    coverage = profile.coverage()
+    if args.json:
+        out = {
+            "draft": profile.draft, "short": profile.short, "roles_implemented": list(profile.roles_implemented),
+            "clauses": [{"id": c.clause.id, "section": c.clause.section, "keyword": c.clause.keyword,
+                         "level": c.clause.level, "role": c.clause.role, "text": c.clause.text,
+                         "status": c.status, "tests": list(c.tests), "untestable": c.clause.untestable,
+                         "note": c.clause.note} for c in coverage.values()],
+        }
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    table = Table(title=f"{profile.short}: {profile.draft}")
+    for col in ("id", "§", "key word", "role", "status", "requirement"):
+        table.add_column(col, overflow="fold")
+    for c in coverage.values():
+        table.add_row(c.clause.id, c.clause.section, c.clause.keyword, c.clause.role, c.status, c.clause.text)
+    console.print(table)
+    return 0
+
+
+def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
+    from conformance.targets import kinds
+    from conformance.world.site import load_mutants
+
+    for name, kind in sorted(kinds().items()):
+        console.print(f"{name}: {kind.help}")
+    try:
+        mutants = load_mutants(args.draft)
+    except FileNotFoundError:
+        mutants = {}
+    if mutants:
+        table = Table(title=f"built-in broken variants of {args.draft} (--target builtin:NAME)")
+        for col in ("name", "breaks", "how"):
+            table.add_column(col, overflow="fold")
+        for m in mutants.values():
+            table.add_row(m.name, m.clause, m.summary)
+        console.print(table)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    console = Console(stderr=False, highlight=False)
+    handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets}[args.command]
+    return handler(args, console)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

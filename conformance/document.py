@@ -1,0 +1,160 @@
+"""A JSON document under test, and the accessors clause tests use to reach into it.
+
+The accessors turn a missing or mistyped prerequisite into an *untestable* (or, for an
+optional member, *not-applicable*) outcome, so each clause test checks one thing and a
+broken document fails the clause that speaks of the break, not every clause downstream.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterator
+
+from conformance.fetch import Exchange, Fetch
+from conformance.outcomes import not_applicable, untestable
+
+_KIND_NAMES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+def kind_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    return _KIND_NAMES.get(type(value), type(value).__name__)
+
+
+def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """JSON type check: booleans are not integers; 60.0 is an integer (JSON Schema's rule)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool):
+        return bool in kinds
+    if int in kinds and isinstance(value, float) and value.is_integer():
+        return True
+    if float in kinds and isinstance(value, int):
+        return True
+    return isinstance(value, kinds)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON (RFC 8259)")
+
+
+class _Invalid:
+    def __init__(self, error: str) -> None:
+        self.error = error
+
+
+@dataclass
+class Document:
+    """The bytes of a document, where they came from, and their JSON value."""
+
+    raw: bytes
+    source: str
+    fetch: Fetch | None = None
+    #: True when the body was larger than the kit reads and was cut.
+    truncated: bool = False
+
+    @classmethod
+    def from_file(cls, path: Path, max_bytes: int) -> "Document":
+        with open(path, "rb") as f:
+            raw = f.read(max_bytes + 1)
+        return cls(raw=raw[:max_bytes], source=str(path), truncated=len(raw) > max_bytes)
+
+    @classmethod
+    def from_fetch(cls, fetch: Fetch) -> "Document":
+        final = fetch.final
+        assert final is not None
+        return cls(raw=final.body, source=final.url, fetch=fetch, truncated=final.body_truncated)
+
+    @classmethod
+    def from_value(cls, value: Any, source: str = "<generated>") -> "Document":
+        return cls(raw=json.dumps(value, ensure_ascii=False).encode("utf-8"), source=source)
+
+    def evidence(self) -> list[Exchange]:
+        return list(self.fetch.exchanges) if self.fetch else []
+
+    @cached_property
+    def utf8_error(self) -> str | None:
+        """Why the bytes are not UTF-8, or None when they are."""
+        try:
+            self.raw.decode("utf-8", errors="strict")
+        except UnicodeDecodeError as exc:
+            return f"byte 0x{self.raw[exc.start]:02x} at offset {exc.start} is not valid UTF-8 ({exc.reason})"
+        return None
+
+    @cached_property
+    def text(self) -> str:
+        """The text, decoded leniently so that the other clauses stay checkable."""
+        return self.raw.decode("utf-8", errors="replace")
+
+    @cached_property
+    def _parsed(self) -> Any:
+        if self.truncated:
+            return _Invalid(f"the document is larger than the {len(self.raw)} bytes the kit reads")
+        text = self.text[1:] if self.text.startswith("\ufeff") else self.text
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except ValueError as exc:
+            return _Invalid(f"not valid JSON: {exc}")
+
+    @property
+    def parse_error(self) -> str | None:
+        return self._parsed.error if isinstance(self._parsed, _Invalid) else None
+
+    def value(self) -> Any:
+        """The JSON value, or *untestable* when the document does not parse."""
+        __tracebackhide__ = True
+        if isinstance(self._parsed, _Invalid):
+            untestable(f"the document could not be parsed ({self._parsed.error})")
+        return self._parsed
+
+    def top(self) -> dict:
+        """The top-level object, or *untestable* when there is none."""
+        __tracebackhide__ = True
+        value = self.value()
+        if not isinstance(value, dict):
+            untestable(f"the document is a JSON {kind_name(value)}, not an object")
+        return value
+
+    def member(self, *path: str | int, kind: type | tuple[type, ...] | None = None, required: bool = True) -> Any:
+        """The member at ``path`` (``"service", "name"``).
+
+        Missing: *untestable* when ``required`` (a prerequisite failed), else
+        *not-applicable* (an optional member, or a member of an optional object, is absent).
+        Present with another JSON type than ``kind``: *untestable* (its type clause fails).
+        """
+        __tracebackhide__ = True
+        node: Any = self.top()
+        walked: list[str] = []
+        for step in path:
+            where = ".".join(walked) or "the top-level object"
+            container = dict if isinstance(step, str) else list
+            if not isinstance(node, container):
+                untestable(f"{where} is a JSON {kind_name(node)}, not an {_KIND_NAMES[container]}")
+            walked.append(str(step) if isinstance(step, str) else f"[{step}]")
+            try:
+                node = node[step]
+            except (KeyError, IndexError):
+                name = ".".join(walked).replace(".[", "[")
+                if required:
+                    untestable(f"{name} is absent")
+                not_applicable(f"{name} is absent (optional)")
+        if kind is not None and not is_kind(node, kind):
+            name = ".".join(walked).replace(".[", "[")
+            untestable(f"{name} is a JSON {kind_name(node)}, not the type this clause checks")
+        return node
+
+    def items(self, *path: str, required: bool = True) -> Iterator[tuple[int, Any]]:
+        """(index, element) of the array at ``path``."""
+        __tracebackhide__ = True
+        array = self.member(*path, kind=list, required=required)
+        yield from enumerate(array)
+
+    def objects(self, *path: str, required: bool = True) -> list[tuple[int, dict]]:
+        """(index, element) of the array at ``path`` for the elements that are objects."""
+        __tracebackhide__ = True
+        return [(i, e) for i, e in self.items(*path, required=required) if isinstance(e, dict)]

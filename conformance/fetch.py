@@ -1,0 +1,331 @@
+"""The kit's one HTTP fetcher: every request any suite sends goes through :class:`Fetcher`.
+
+It faces hostile targets, so every request has a connect timeout, a total deadline, a body
+size cap and a redirect cap; it follows redirects itself (httpx would silently follow https
+to http), never keeps cookies, never reads proxy settings from the environment, and keeps a
+transcript of every exchange for the report. ``--connect-to`` has curl's meaning: the TCP
+connection goes elsewhere while the Host header, SNI and certificate check keep the name.
+"""
+
+from __future__ import annotations
+
+import re
+import ssl
+import threading
+import time
+from dataclasses import dataclass, field
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from pathlib import Path
+from typing import Any
+
+import httpcore
+import httpx
+
+from conformance import __version__
+
+USER_AGENT = f"adck/{__version__} (conformance kit; +https://github.com/adck)"
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one fetch. The defaults suit a discovery document."""
+
+    #: Seconds to establish a TCP (and TLS) connection.
+    connect_timeout: float = 5.0
+    #: Seconds for one request, from sending it to the last body byte; also bounds each read.
+    total_timeout: float = 10.0
+    #: Bytes of body read at most; a larger body is cut and flagged (4x the draft's 256 KB).
+    max_body_bytes: int = 1024 * 1024
+    #: Redirects followed at most (the draft's 5; one more is refused).
+    max_redirects: int = 5
+
+
+@dataclass(frozen=True)
+class ConnectTo:
+    """One ``HOST1:PORT1:HOST2:PORT2`` mapping, as curl's ``--connect-to``.
+
+    An empty HOST1 or PORT1 matches any; an empty HOST2 or PORT2 keeps the original.
+    """
+
+    host: str
+    port: int | None
+    to_host: str
+    to_port: int | None
+
+    _PART = r"(\[[^\]]*\]|[^:\[\]]*)"
+    _RE = re.compile(rf"^{_PART}:(\d*):{_PART}:(\d*)$")
+
+    @classmethod
+    def parse(cls, spec: str) -> "ConnectTo":
+        m = cls._RE.match(spec.strip())
+        if not m:
+            raise ValueError(
+                f"--connect-to {spec!r}: expected HOST1:PORT1:HOST2:PORT2 "
+                "(e.g. api.example.com:443:127.0.0.1:8443)"
+            )
+        h1, p1, h2, p2 = m.groups()
+        return cls(h1.strip("[]").lower(), int(p1) if p1 else None, h2.strip("[]"), int(p2) if p2 else None)
+
+    def maps(self, host: str, port: int) -> tuple[str, int] | None:
+        if self.host and self.host != host.lower().strip("[]"):
+            return None
+        if self.port is not None and self.port != port:
+            return None
+        return (self.to_host or host, self.to_port or port)
+
+    def __str__(self) -> str:
+        def h(x: str) -> str:
+            return f"[{x}]" if ":" in x else x
+
+        return f"{h(self.host)}:{self.port or ''}:{h(self.to_host)}:{self.to_port or ''}"
+
+
+@dataclass(frozen=True)
+class HttpConfig:
+    """How to reach a target: trust, name mapping and limits."""
+
+    ca_bundle: Path | None = None
+    connect_to: tuple[ConnectTo, ...] = ()
+    limits: Limits = Limits()
+
+
+class _MappedBackend(httpcore.NetworkBackend):
+    """Opens TCP connections to the ``--connect-to`` destination of a host:port."""
+
+    def __init__(self, mappings: tuple[ConnectTo, ...]) -> None:
+        self._mappings = mappings
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None,
+                    local_address: str | None = None, socket_options: Any = None) -> httpcore.NetworkStream:
+        for m in self._mappings:
+            dest = m.maps(host, port)
+            if dest:
+                host, port = dest
+                break
+        return self._inner.connect_tcp(host, port, timeout=timeout, local_address=local_address,
+                                       socket_options=socket_options)
+
+    def sleep(self, seconds: float) -> None:  # pragma: no cover - not used without retries
+        self._inner.sleep(seconds)
+
+
+class _Transport(httpx.HTTPTransport):
+    def __init__(self, ssl_context: ssl.SSLContext, mappings: tuple[ConnectTo, ...]) -> None:
+        super().__init__(verify=ssl_context, trust_env=False, retries=0)
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=ssl_context,
+            max_connections=8,
+            http1=True,
+            http2=False,
+            retries=0,
+            network_backend=_MappedBackend(mappings),
+        )
+
+
+@dataclass
+class Exchange:
+    """One request and what came back: the unit of evidence in a report."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str]
+    status: int | None = None
+    reason: str = ""
+    http_version: str = ""
+    response_headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+    body_truncated: bool = False
+    #: Seconds from sending the request to receiving the response headers.
+    elapsed_headers: float | None = None
+    #: Seconds from sending the request to the last body byte read.
+    elapsed_total: float | None = None
+    #: Set when the exchange did not complete: (kind, detail).
+    error: tuple[str, str] | None = None
+
+    def header(self, name: str) -> str | None:
+        """The response header's value (several values joined by ', '), or None."""
+        values = [v for k, v in self.response_headers if k.lower() == name.lower()]
+        return ", ".join(values) if values else None
+
+
+@dataclass
+class Fetch:
+    """The outcome of fetching a URL: every exchange of the redirect chain, and the verdict."""
+
+    url: str
+    exchanges: list[Exchange] = field(default_factory=list)
+    #: Why the fetch did not yield a final response: (kind, detail). Kinds: connect, timeout,
+    #: tls, protocol, too-large, too-many-redirects, insecure-redirect, bad-redirect, transport.
+    error: tuple[str, str] | None = None
+
+    @property
+    def final(self) -> Exchange | None:
+        """The last exchange that has a response (after redirects), if any."""
+        for ex in reversed(self.exchanges):
+            if ex.status is not None:
+                return ex
+        return None
+
+    @property
+    def final_url(self) -> str:
+        return self.exchanges[-1].url if self.exchanges else self.url
+
+    @property
+    def redirects(self) -> list[Exchange]:
+        return [e for e in self.exchanges if e.status in REDIRECT_STATUSES and e.header("location")]
+
+    @property
+    def error_kind(self) -> str | None:
+        return self.error[0] if self.error else None
+
+    def evidence(self) -> list[Exchange]:
+        """The exchanges a report shows when a clause that used this fetch does not pass."""
+        return list(self.exchanges)
+
+    def describe_error(self) -> str:
+        return f"{self.error[0]}: {self.error[1]}" if self.error else "no error"
+
+
+def _ssl_error_in(exc: BaseException) -> ssl.SSLError | None:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, ssl.SSLError):
+            return exc
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
+
+
+def _classify(exc: Exception) -> tuple[str, str]:
+    ssl_exc = _ssl_error_in(exc)
+    if ssl_exc is not None:
+        return ("tls", getattr(ssl_exc, "verify_message", None) or str(ssl_exc))
+    if isinstance(exc, httpx.TimeoutException):
+        return ("timeout", f"{type(exc).__name__}: {exc or 'no answer in time'}")
+    if isinstance(exc, httpx.ConnectError):
+        return ("connect", str(exc) or "connection failed")
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.LocalProtocolError, httpx.DecodingError)):
+        return ("protocol", str(exc) or type(exc).__name__)
+    return ("transport", f"{type(exc).__name__}: {exc}")
+
+
+class Fetcher:
+    """Sends the kit's requests to one target, within :class:`Limits`, and remembers them.
+
+    ``get()`` fetches each URL once per run and shares the result; ``requests_sent`` counts
+    every request that left the kit (each redirect hop is one).
+    """
+
+    def __init__(self, config: HttpConfig = HttpConfig()) -> None:
+        self.config = config
+        self.limits = config.limits
+        ctx = ssl.create_default_context(cafile=str(config.ca_bundle) if config.ca_bundle else None)
+        ctx.check_hostname = True
+        ctx.verify_mode = ssl.CERT_REQUIRED
+        no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+        self._client = httpx.Client(
+            transport=_Transport(ctx, config.connect_to),
+            trust_env=False,
+            follow_redirects=False,
+            cookies=httpx.Cookies(no_cookies),
+            timeout=httpx.Timeout(self.limits.total_timeout, connect=self.limits.connect_timeout),
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
+        self._cache: dict[tuple, Fetch] = {}
+        self._lock = threading.Lock()
+        self.requests_sent = 0
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> "Fetcher":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def get(self, url: str, headers: dict[str, str] | None = None) -> Fetch:
+        """GET ``url`` following redirects, once per run: later calls share the result."""
+        key = ("GET", url, tuple(sorted((headers or {}).items())))
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = self.fetch(url, headers=headers)
+            return self._cache[key]
+
+    def fetch(self, url: str, method: str = "GET", headers: dict[str, str] | None = None) -> Fetch:
+        """Send a request and follow redirects within the limits; never raises for the target's faults."""
+        result = Fetch(url=url)
+        current = httpx.URL(url)
+        for hop in range(self.limits.max_redirects + 1):
+            exchange = self._send(method, current, headers)
+            result.exchanges.append(exchange)
+            if exchange.error and exchange.status is None:
+                result.error = exchange.error
+                return result
+            if exchange.error:  # a response came, but its body broke a limit
+                result.error = exchange.error
+                return result
+            location = exchange.header("location") if exchange.status in REDIRECT_STATUSES else None
+            if not location:
+                return result
+            try:
+                nxt = current.join(location.strip())
+            except Exception as exc:  # noqa: BLE001 - a hostile Location must not crash the kit
+                result.error = ("bad-redirect", f"unusable Location {location!r}: {exc}")
+                return result
+            if nxt.scheme not in ("http", "https"):
+                result.error = ("bad-redirect", f"redirect to a non-HTTP URL {str(nxt)!r}")
+                return result
+            if current.scheme == "https" and nxt.scheme == "http":
+                result.error = ("insecure-redirect", f"redirect from {current} to {nxt} changes https to http; not followed")
+                return result
+            if hop == self.limits.max_redirects:
+                result.error = ("too-many-redirects",
+                                f"more than {self.limits.max_redirects} consecutive redirects; the next one, to {nxt}, was not followed")
+                return result
+            method = "GET" if exchange.status == 303 or (exchange.status in (301, 302) and method == "POST") else method
+            current = nxt
+        return result  # pragma: no cover - the loop always returns
+
+    def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None) -> Exchange:
+        request = self._client.build_request(method, url, headers=headers)
+        exchange = Exchange(method=method, url=str(url), request_headers=dict(request.headers))
+        limits = self.limits
+        started = time.monotonic()
+        self.requests_sent += 1
+        try:
+            response = self._client.send(request, stream=True)
+        except Exception as exc:  # noqa: BLE001 - every failure of the target becomes evidence
+            exchange.error = _classify(exc)
+            exchange.elapsed_total = time.monotonic() - started
+            return exchange
+        try:
+            exchange.elapsed_headers = time.monotonic() - started
+            exchange.status = response.status_code
+            exchange.reason = response.reason_phrase
+            exchange.http_version = response.http_version
+            exchange.response_headers = [(k, v) for k, v in response.headers.multi_items()]
+            deadline = started + limits.total_timeout
+            chunks: list[bytes] = []
+            size = 0
+            try:
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    size += len(chunk)
+                    if size > limits.max_body_bytes:
+                        exchange.body_truncated = True
+                        exchange.error = ("too-large", f"body exceeds the kit's cap of {limits.max_body_bytes} bytes; reading stopped")
+                        break
+                    if time.monotonic() > deadline:
+                        exchange.error = ("timeout", f"body not complete within {limits.total_timeout:g} s (read {size} bytes)")
+                        break
+            except Exception as exc:  # noqa: BLE001
+                exchange.error = _classify(exc)
+            body = b"".join(chunks)
+            exchange.body = body[: limits.max_body_bytes + 1]
+            exchange.elapsed_total = time.monotonic() - started
+        finally:
+            response.close()
+        return exchange

@@ -1,0 +1,60 @@
+"""How a clause test reports its verdict.
+
+A test is bound to exactly one clause with :func:`clause`. It passes by returning; it says
+what it observed when the clause is violated with :func:`violation`; it says the clause does
+not apply to this target (a feature the target does not claim) with :func:`not_applicable`;
+and it says the clause could not be checked because a prerequisite failed with
+:func:`untestable`. The plugin keeps these apart in the report: an untestable MUST is never
+counted as a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NoReturn, TypeVar
+
+import pytest
+
+F = TypeVar("F", bound=Callable)
+
+#: The outcomes a clause can have in a report.
+OUTCOMES = ("pass", "fail", "not-applicable", "untestable", "error")
+
+
+def clause(clause_id: str) -> Callable[[F], F]:
+    """Bind a test to the catalog entry ``clause_id`` (exactly one per test)."""
+
+    def mark(fn: F) -> F:
+        if any(m.name == "clause" for m in getattr(fn, "pytestmark", [])):
+            raise TypeError(f"{fn.__name__} is bound to more than one clause")
+        return pytest.mark.clause(clause_id)(fn)
+
+    return mark
+
+
+class ClauseViolation(AssertionError):
+    """The target violates the clause; the message says what was observed."""
+
+
+class NotApplicable(pytest.skip.Exception):  # type: ignore[misc,name-defined]
+    """The clause speaks of a feature this target does not have (e.g. no /ai alias)."""
+
+
+class Untestable(pytest.skip.Exception):  # type: ignore[misc,name-defined]
+    """The clause could not be checked because something it depends on failed."""
+
+
+def violation(observed: str) -> NoReturn:
+    """Fail the bound clause, saying what was observed (never what was expected: the
+    report quotes the clause for that)."""
+    __tracebackhide__ = True
+    raise ClauseViolation(observed)
+
+
+def not_applicable(reason: str) -> NoReturn:
+    __tracebackhide__ = True
+    raise NotApplicable(msg=f"not applicable: {reason}", pytrace=False)
+
+
+def untestable(reason: str) -> NoReturn:
+    __tracebackhide__ = True
+    raise Untestable(msg=f"untestable: {reason}", pytrace=False)

@@ -1,0 +1,314 @@
+"""The adck pytest plugin (registered through the ``pytest11`` entry point).
+
+It is inert unless collected tests carry a ``clause`` mark. Then it resolves ``--adck-target``
+once, shares one :class:`~conformance.fetch.Fetcher` across the session (so each document is
+fetched once per run), turns every bound test's result into a clause outcome, rewrites a
+failure's message to name and quote the clause, and writes the report when the session ends.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import random
+import shlex
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance import __version__, catalog
+from conformance.fetch import ConnectTo, Fetcher, Limits
+from conformance.outcomes import ClauseViolation, NotApplicable, Untestable
+from conformance.reports import model
+from conformance.targets import Target, TargetError, TargetOptions, resolve
+
+
+@dataclass
+class RunState:
+    """Everything one session gathers for its report."""
+
+    seed: int
+    started: float = field(default_factory=time.time)
+    profile: catalog.Profile | None = None
+    target: Target | None = None
+    roles: list[str] = field(default_factory=list)
+    selected: set[str] = field(default_factory=set)
+    fetcher: Fetcher | None = None
+    outcomes: dict[str, model.TestOutcome] = field(default_factory=dict)
+    report: model.Report | None = None
+    written: list[Path] = field(default_factory=list)
+
+
+STATE = pytest.StashKey[RunState]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    g = parser.getgroup("adck", "adck conformance kit")
+    g.addoption("--adck-target", metavar="TARGET",
+                help="what to check: builtin, builtin:MUTANT, https://HOST[:PORT], or a document PATH")
+    g.addoption("--adck-role", action="append", default=[], metavar="ROLE",
+                help="check only this role of the draft (repeatable; default: every role the target has)")
+    g.addoption("--adck-clause", action="append", default=[], metavar="ID",
+                help="check only this clause (repeatable); used by replay commands")
+    g.addoption("--adck-ca-bundle", metavar="PEM", help="trust the CA certificates in this PEM file")
+    g.addoption("--adck-connect-to", action="append", default=[], metavar="H1:P1:H2:P2",
+                help="connect to H2:P2 instead of H1:P1, keeping the name for Host, SNI and certificate (curl's meaning)")
+    g.addoption("--adck-timeout", type=float, default=Limits.total_timeout, metavar="S",
+                help="seconds allowed for one request, body included (default %(default)s)")
+    g.addoption("--adck-max-body", type=int, default=Limits.max_body_bytes, metavar="BYTES",
+                help="read at most this many body bytes (default %(default)s)")
+    g.addoption("--adck-report-dir", default="reports", metavar="DIR", help="where reports are written (default reports/)")
+    g.addoption("--adck-format", default="json,junit,md", metavar="LIST",
+                help="report formats, comma-separated: json, junit, md, html, badge ('' for none)")
+    g.addoption("--adck-seed", type=int, default=None, metavar="N", help="hypothesis seed (default: random, recorded)")
+    g.addoption("--adck-replay", default=None, metavar="TEMPLATE",
+                help="command that replays one clause, with {clause}; set by the adck CLI")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "clause(id): the catalog clause this test checks (adck)")
+    seed = config.getoption("adck_seed")
+    hypothesis_seed = getattr(config.option, "hypothesis_seed", None)
+    if seed is None:
+        seed = int(hypothesis_seed) if hypothesis_seed not in (None, "") else random.randrange(2**32)
+    if hasattr(config.option, "hypothesis_seed") and hypothesis_seed in (None, ""):
+        config.option.hypothesis_seed = seed
+    state = RunState(seed=seed)
+    config.stash[STATE] = state
+    config.pluginmanager.register(_Collector(state), "adck-collector")
+
+
+def _profile_of(item: pytest.Item) -> catalog.Profile | None:
+    module = getattr(item, "module", None)
+    name = getattr(module, "__name__", "")
+    for short in catalog.available():
+        profile = catalog.load(short)
+        if name.startswith(profile.suite + "."):
+            return profile
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    bound = [i for i in items if i.get_closest_marker("clause")]
+    if not bound:
+        return
+    state = config.stash[STATE]
+    profiles = {p.short: p for p in (_profile_of(i) for i in bound) if p}
+    if len(profiles) != 1:
+        raise pytest.UsageError("adck runs one draft's suite at a time; collect a single suite "
+                                f"(found: {', '.join(sorted(profiles)) or 'tests outside any suite'})")
+    profile = next(iter(profiles.values()))
+    state.profile = profile
+    for item in bound:
+        cid = item.get_closest_marker("clause").args[0]
+        if cid not in profile.clauses:
+            raise pytest.UsageError(f"{item.nodeid} is bound to {cid!r}, which is not in the {profile.short} catalog")
+    spec = config.getoption("adck_target")
+    if not spec:
+        raise pytest.UsageError(
+            f"the {profile.short} suite checks a target: pass --adck-target "
+            "(builtin, builtin:MUTANT, https://HOST, or a document path)")
+    try:
+        options = TargetOptions(
+            draft=profile.short,
+            ca_bundle=Path(config.getoption("adck_ca_bundle")) if config.getoption("adck_ca_bundle") else None,
+            connect_to=tuple(ConnectTo.parse(s) for s in config.getoption("adck_connect_to")),
+            limits=Limits(total_timeout=config.getoption("adck_timeout"),
+                          connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
+                          max_body_bytes=config.getoption("adck_max_body")),
+        )
+        if options.ca_bundle and not options.ca_bundle.is_file():
+            raise TargetError(f"--ca-bundle {options.ca_bundle}: no such file")
+        state.target = resolve(spec, options)
+    except (TargetError, ValueError) as exc:
+        raise pytest.UsageError(str(exc)) from None
+    roles = config.getoption("adck_role") or list(state.target.roles)
+    for role in roles:
+        if role not in profile.roles:
+            raise pytest.UsageError(f"{role!r} is not a role of {profile.short} (roles: {', '.join(profile.roles)})")
+        if role not in state.target.roles:
+            raise pytest.UsageError(f"target {spec!r} cannot be checked in the {role} role "
+                                    f"(it can be: {', '.join(state.target.roles)})")
+    state.roles = roles
+    wanted = set(config.getoption("adck_clause"))
+    unknown = wanted - profile.clauses.keys()
+    if unknown:
+        raise pytest.UsageError(f"unknown clause(s) {', '.join(sorted(unknown))}; see `adck clauses {profile.short}`")
+    state.selected = wanted
+    keep, drop = [], []
+    for item in items:
+        mark = item.get_closest_marker("clause")
+        if mark is None:
+            keep.append(item)
+            continue
+        clause = profile.clauses[mark.args[0]]
+        (keep if clause.role in roles and (not wanted or clause.id in wanted) else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(scope="session")
+def adck_target(request: pytest.FixtureRequest) -> Target:
+    """The target under test, resolved once per session."""
+    target = request.config.stash[STATE].target
+    if target is None:
+        raise pytest.UsageError("no --adck-target")
+    return target
+
+
+@pytest.fixture(scope="session")
+def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher:
+    """The session's one fetcher: every request of the run goes through it and is counted."""
+    state = request.config.stash[STATE]
+    if state.fetcher is None:
+        state.fetcher = Fetcher(adck_target.http)
+    return state.fetcher
+
+
+def _classify(call: pytest.CallInfo) -> tuple[str, str]:
+    if call.excinfo is None:
+        return "pass", ""
+    exc = call.excinfo.value
+    if isinstance(exc, Untestable):
+        return "untestable", exc.msg.removeprefix("untestable: ")
+    if isinstance(exc, NotApplicable):
+        return "not-applicable", exc.msg.removeprefix("not applicable: ")
+    if isinstance(exc, pytest.skip.Exception):
+        return "untestable", str(exc.msg)
+    if isinstance(exc, (ClauseViolation, AssertionError)):
+        return "fail", str(exc) or "assertion failed"
+    return "error", f"the kit could not evaluate this clause: {type(exc).__name__}: {exc}"
+
+
+def _evidence(item: pytest.Item) -> list[dict[str, Any]]:
+    seen: set[int] = set()
+    out = []
+    for value in getattr(item, "funcargs", {}).values():
+        getter = getattr(value, "evidence", None)
+        if not callable(getter):
+            continue
+        for ex in getter():
+            if id(ex) not in seen:
+                seen.add(id(ex))
+                out.append(model.exchange_evidence(ex))
+    return out
+
+
+def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str, Any]]) -> str:
+    """What a person reads for a failing clause: id, section, level, the quote, the observation."""
+    lines = [f"{clause.id} (§{clause.section}, {clause.keyword}, {clause.role})",
+             f'  the draft: "{clause.text}"',
+             f"  observed:  {message}"]
+    for ev in evidence[-3:]:
+        req, resp = ev["request"], ev.get("response")
+        got = f"{resp['status']} {resp['reason']}" if resp else ev.get("error", {}).get("kind", "no response")
+        lines.append(f"  evidence:  {req['method']} {req['url']} -> {got}")
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    mark = item.get_closest_marker("clause")
+    state = item.config.stash.get(STATE, None)
+    if mark is None or state is None or state.profile is None or call.when == "teardown":
+        return report
+    if call.when == "setup" and call.excinfo is None:
+        return report  # the call phase decides
+    outcome, message = _classify(call)
+    if call.when == "setup" and outcome == "fail":
+        outcome = "error"
+    evidence = _evidence(item) if outcome != "pass" else []
+    module = getattr(item, "module", None)
+    name = f"{module.__name__.rsplit('.', 1)[-1]}::{item.name}" if module else item.nodeid
+    data = model.TestOutcome(nodeid=name, clause=mark.args[0], outcome=outcome, message=message,
+                             evidence=evidence, duration=call.duration)
+    report.user_properties.append(("adck", asdict(data)))
+    if outcome == "fail":
+        report.longrepr = format_failure(state.profile.clauses[mark.args[0]], message, evidence)
+    return report
+
+
+class _Collector:
+    """Reads clause outcomes from test reports (on the controller, also under xdist)."""
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for key, value in report.user_properties:
+            if key == "adck":
+                self.state.outcomes[report.nodeid] = model.TestOutcome(**value)
+
+
+def _replay_template(config: pytest.Config, state: RunState) -> str:
+    template = config.getoption("adck_replay")
+    if template:
+        return template
+    assert state.profile and state.target
+    parts = ["pytest", "--pyargs", state.profile.suite, "--adck-target", state.target.spec]
+    if config.getoption("adck_ca_bundle"):
+        parts += ["--adck-ca-bundle", config.getoption("adck_ca_bundle")]
+    for c in config.getoption("adck_connect_to"):
+        parts += ["--adck-connect-to", c]
+    parts += ["--adck-seed", str(state.seed)]
+    return shlex.join(parts) + " --adck-clause {clause}"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    state = config.stash.get(STATE, None)
+    if state is None or state.profile is None or state.target is None:
+        return
+    try:
+        template = _replay_template(config, state)
+        outcomes = list(state.outcomes.values())
+        results = model.build_results(
+            state.profile, state.roles, outcomes,
+            {o.clause: template.format(clause=o.clause) for o in outcomes}, state.selected or None)
+        coverage = state.profile.coverage()
+        in_roles = [c for c in coverage.values() if c.clause.role in state.roles]
+        state.report = model.Report(
+            kit={"name": "adck", "version": __version__},
+            draft={"short": state.profile.short, "id": state.profile.draft, "title": state.profile.title},
+            target={"spec": state.target.spec, "kind": state.target.kind,
+                    "description": state.target.description, "notes": list(state.target.notes)},
+            roles=list(state.roles),
+            seed=state.seed,
+            requests_sent=state.fetcher.requests_sent if state.fetcher else 0,
+            started_at=_dt.datetime.fromtimestamp(state.started, _dt.timezone.utc).isoformat(timespec="seconds"),
+            duration_s=round(time.time() - state.started, 3),
+            command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
+            summary=model.summarize(results, partial=bool(state.selected)),
+            results=results,
+            coverage={s: sum(1 for c in in_roles if c.status == s)
+                      for s in ("tested", "untestable", "optional", "untested")},
+            ambiguities=[{"id": a.id, "title": a.title} for a in state.profile.ambiguities],
+        )
+        formats = [f.strip() for f in config.getoption("adck_format").split(",") if f.strip()]
+        if formats:
+            from conformance.reports import render
+
+            state.written = render.write(state.report, Path(config.getoption("adck_report_dir")), formats)
+    finally:
+        if state.fetcher:
+            state.fetcher.close()
+        state.target.close()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    state = config.stash.get(STATE, None)
+    if state is None or state.report is None or config.getoption("adck_replay"):
+        return  # the adck CLI prints its own summary
+    s = state.report.summary
+    tr = terminalreporter
+    tr.section("adck verdict")
+    tr.write_line(f"{state.report.draft['short']} on {state.report.target['description']}: "
+                  f"{s.level.upper()}{' (partial run)' if s.partial else ''}; "
+                  f"{state.report.requests_sent} requests sent; seed {state.report.seed}")
+    for path in state.written:
+        tr.write_line(f"report: {path}")

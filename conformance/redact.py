@@ -1,0 +1,101 @@
+"""Keep secrets out of reports: headers, URLs, JSON members and token-shaped strings.
+
+The kit sends no credentials, but a target may answer with some (that is what clause
+checks like "auth MUST NOT contain credentials" look for), so evidence is redacted before
+it is written anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+REDACTED = "[redacted]"
+
+SECRET_HEADERS = frozenset({
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
+    "x-auth-token", "x-access-token",
+})
+
+#: Last words of member and parameter names that hold secrets ("api_key", "clientSecret").
+SECRET_WORDS = frozenset({
+    "key", "apikey", "secret", "password", "passwd", "pwd", "token", "credential", "credentials",
+    "passphrase", "cookie", "signature", "sig",
+})
+#: Shapes of well-known credentials.
+TOKEN_SHAPES = re.compile(
+    r"(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}"  # JWT
+    r"|\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}"                # Stripe-style
+    r"|\bgh[pousr]_[A-Za-z0-9]{20,}"                                # GitHub
+    r"|\bxox[abposr]-[A-Za-z0-9-]{10,}"                             # Slack
+    r"|\bAKIA[0-9A-Z]{16}\b"                                        # AWS access key id
+    r"|\bAIza[0-9A-Za-z_-]{30,}"                                    # Google API key
+    r"|(?i:\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*)"                    # Bearer credentials
+)
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
+
+
+def is_secret_name(name: str) -> bool:
+    """Does a member or parameter of this name hold a secret? Its last word decides:
+    ``api_key``, ``clientSecret``, ``token`` do; ``token_url``, ``token_hints``, ``key_name`` do not."""
+    words = _words(name)
+    return bool(words) and words[-1] in SECRET_WORDS
+
+
+def looks_like_token(text: str) -> bool:
+    return bool(TOKEN_SHAPES.search(text))
+
+
+def text(value: str) -> str:
+    """Replace token-shaped substrings, keeping their first 4 characters as a hint."""
+    return TOKEN_SHAPES.sub(lambda m: m.group(0)[:4] + "…" + REDACTED, value)
+
+
+def url(value: str) -> str:
+    """Drop userinfo; redact query parameters named like secrets."""
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return text(value)
+    netloc = parts.netloc.rpartition("@")[2]
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        query = urlencode([(k, REDACTED if is_secret_name(k) else text(v)) for k, v in pairs], safe="[]")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def headers(items: list[tuple[str, str]] | dict[str, str]) -> list[tuple[str, str]]:
+    pairs = items.items() if isinstance(items, dict) else items
+    return [(k, REDACTED if k.lower() in SECRET_HEADERS else text(v)) for k, v in pairs]
+
+
+def json_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: (REDACTED if is_secret_name(k) and isinstance(v, (str, int, float)) else json_value(v))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_value(v) for v in value]
+    if isinstance(value, str):
+        return text(value)
+    return value
+
+
+def body_excerpt(body: bytes, limit: int = 2048) -> str:
+    """A redacted excerpt of a body for evidence: JSON is redacted member by member."""
+    decoded = body.decode("utf-8", errors="replace")
+    try:
+        value = json.loads(decoded)
+    except ValueError:
+        excerpt = text(decoded[:limit])
+    else:
+        excerpt = json.dumps(json_value(value), ensure_ascii=False, indent=1)[:limit]
+    if len(decoded) > limit:
+        excerpt += f"… [{len(body)} bytes in all]"
+    return excerpt

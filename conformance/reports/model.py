@@ -1,0 +1,168 @@
+"""The report model: one result per clause, and the verdict.
+
+The verdict rule, in one place: a run is *conformant* when every MUST clause that applies
+passed, *full* when every SHOULD did too. A clause is ``untestable`` either because nothing
+outside can observe it (catalogued, ``reason = not-observable``: it does not count against
+the target) or because a prerequisite failed at run time (``reason = prerequisite``: a MUST
+in that state is never counted as a pass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from conformance import redact
+from conformance.catalog import Clause, Profile
+from conformance.fetch import Exchange
+
+#: When one clause has several tests, the clause's outcome is the first of these they had.
+_PRECEDENCE = ("fail", "error", "untestable", "pass", "not-applicable")
+
+
+@dataclass
+class TestOutcome:
+    """What one test bound to a clause concluded (carried from pytest workers as data)."""
+
+    nodeid: str
+    clause: str
+    outcome: str
+    message: str
+    evidence: list[dict] = field(default_factory=list)
+    duration: float = 0.0
+
+
+@dataclass
+class ClauseResult:
+    clause: str
+    section: str
+    level: str
+    keyword: str
+    role: str
+    text: str
+    outcome: str
+    message: str
+    untestable_reason: str | None = None
+    tests: list[str] = field(default_factory=list)
+    evidence: list[dict] = field(default_factory=list)
+    replay: str | None = None
+
+    def counts_as_met(self) -> bool:
+        """Passed, does not apply, or cannot be observed by anyone (catalogued)."""
+        return self.outcome in ("pass", "not-applicable") or (
+            self.outcome == "untestable" and self.untestable_reason == "not-observable")
+
+
+def exchange_evidence(ex: Exchange) -> dict[str, Any]:
+    """One exchange as report evidence, redacted."""
+    out: dict[str, Any] = {
+        "request": {"method": ex.method, "url": redact.url(ex.url),
+                    "headers": dict(redact.headers(ex.request_headers))},
+    }
+    if ex.status is not None:
+        out["response"] = {
+            "status": ex.status,
+            "reason": ex.reason,
+            "headers": [list(p) for p in redact.headers(ex.response_headers)],
+            "body_bytes": len(ex.body),
+            "body_truncated": ex.body_truncated,
+            "body_excerpt": redact.body_excerpt(ex.body),
+        }
+    if ex.elapsed_headers is not None:
+        out["elapsed_ms"] = round(ex.elapsed_headers * 1000, 1)
+    if ex.error:
+        out["error"] = {"kind": ex.error[0], "detail": redact.text(ex.error[1])}
+    return out
+
+
+def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None) -> ClauseResult:
+    ranked = sorted(outcomes, key=lambda o: _PRECEDENCE.index(o.outcome))
+    first = ranked[0]
+    return ClauseResult(
+        clause=clause.id, section=clause.section, level=clause.level, keyword=clause.keyword,
+        role=clause.role, text=clause.text, outcome=first.outcome, message=first.message,
+        untestable_reason="prerequisite" if first.outcome == "untestable" else None,
+        tests=[o.nodeid for o in outcomes],
+        evidence=first.evidence if first.outcome in ("fail", "error", "untestable") else [],
+        replay=replay if first.outcome != "pass" else None,
+    )
+
+
+def unobservable(clause: Clause) -> ClauseResult:
+    return ClauseResult(
+        clause=clause.id, section=clause.section, level=clause.level, keyword=clause.keyword,
+        role=clause.role, text=clause.text, outcome="untestable",
+        message=f"not observable from outside: {clause.untestable}",
+        untestable_reason="not-observable",
+    )
+
+
+@dataclass
+class Summary:
+    conformant: bool
+    level: str
+    counts: dict[str, dict[str, int]]
+    #: MUST clauses that could not be checked because a prerequisite failed.
+    must_unverified: list[str]
+    #: True when the run was restricted to some clauses (--clause): the verdict speaks of those.
+    partial: bool = False
+
+
+def summarize(results: list[ClauseResult], partial: bool = False) -> Summary:
+    counts: dict[str, dict[str, int]] = {
+        lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
+        for lvl in ("MUST", "SHOULD", "MAY")
+    }
+    for r in results:
+        counts[r.level][r.outcome] += 1
+    conformant = all(r.counts_as_met() for r in results if r.level == "MUST")
+    full = conformant and all(r.counts_as_met() for r in results if r.level == "SHOULD")
+    return Summary(
+        conformant=conformant,
+        level="full" if full else "conformant" if conformant else "non-conformant",
+        counts=counts,
+        must_unverified=[r.clause for r in results
+                         if r.level == "MUST" and r.outcome == "untestable" and r.untestable_reason == "prerequisite"],
+        partial=partial,
+    )
+
+
+@dataclass
+class Report:
+    kit: dict[str, str]
+    draft: dict[str, str]
+    target: dict[str, Any]
+    roles: list[str]
+    seed: int
+    requests_sent: int
+    started_at: str
+    duration_s: float
+    command: str
+    summary: Summary
+    results: list[ClauseResult]
+    coverage: dict[str, int]
+    ambiguities: list[dict[str, str]]
+    report_version: str = "1"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def failing(self) -> list[ClauseResult]:
+        return [r for r in self.results if r.outcome in ("fail", "error")]
+
+
+def build_results(profile: Profile, roles: list[str], outcomes: list[TestOutcome],
+                  replay_for: dict[str, str], selected: set[str] | None) -> list[ClauseResult]:
+    """One result per clause of the checked roles, in catalog order."""
+    by_clause: dict[str, list[TestOutcome]] = {}
+    for o in outcomes:
+        by_clause.setdefault(o.clause, []).append(o)
+    results = []
+    for cid, clause in profile.clauses.items():
+        if clause.role not in roles or (selected and cid not in selected):
+            continue
+        if cid in by_clause:
+            results.append(combine(clause, by_clause[cid], replay_for.get(cid)))
+        elif clause.untestable and clause.level != "MAY":
+            results.append(unobservable(clause))
+    return results

@@ -1,0 +1,157 @@
+"""Renderings of a :class:`~conformance.reports.model.Report`: the data first, pictures second.
+
+``report.json`` (validated against ``report.schema.json`` before it is written),
+``junit.xml`` (one test case per clause, for CI), ``report.md`` (a summary a person reads in
+one screen, then the failures), ``report.html`` and ``badge.svg``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import xml.etree.ElementTree as ET
+from functools import cache
+from pathlib import Path
+from typing import Callable
+
+import jsonschema
+
+from conformance.reports.model import Report
+
+SCHEMA_PATH = Path(__file__).with_name("report.schema.json")
+FORMATS = ("json", "junit", "md", "html", "badge")
+
+
+@cache
+def schema() -> dict:
+    return json.loads(SCHEMA_PATH.read_text("utf-8"))
+
+
+def to_json(report: Report) -> str:
+    data = report.to_dict()
+    jsonschema.Draft202012Validator(schema()).validate(data)
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_junit(report: Report) -> str:
+    results = report.results
+    suite = ET.Element("testsuite", {
+        "name": f"adck.{report.draft['short']}",
+        "tests": str(len(results)),
+        "failures": str(sum(r.outcome == "fail" for r in results)),
+        "errors": str(sum(r.outcome == "error" for r in results)),
+        "skipped": str(sum(r.outcome in ("not-applicable", "untestable") for r in results)),
+        "time": f"{report.duration_s:.3f}",
+    })
+    props = ET.SubElement(suite, "properties")
+    for k, v in (("target", report.target["spec"]), ("seed", str(report.seed)),
+                 ("requests_sent", str(report.requests_sent)), ("level", report.summary.level)):
+        ET.SubElement(props, "property", {"name": k, "value": v})
+    for r in results:
+        case = ET.SubElement(suite, "testcase", {
+            "classname": f"{report.draft['short']}.{r.role}.s{r.section}",
+            "name": f"{r.clause} [{r.keyword}] {r.text[:80]}",
+        })
+        detail = f'{r.clause} (§{r.section}, {r.keyword}): "{r.text}"\nobserved: {r.message}'
+        if r.replay:
+            detail += f"\nreplay: {r.replay}"
+        if r.outcome == "fail":
+            el = ET.SubElement(case, "failure" if r.level == "MUST" else "failure",
+                               {"message": f"{r.keyword}: {r.message}"[:500], "type": r.level})
+            el.text = detail
+        elif r.outcome == "error":
+            ET.SubElement(case, "error", {"message": r.message[:500]}).text = detail
+        elif r.outcome in ("not-applicable", "untestable"):
+            ET.SubElement(case, "skipped", {"message": f"{r.outcome}: {r.message}"[:500]})
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+
+
+_ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
+
+
+def to_markdown(report: Report) -> str:
+    s = report.summary
+    lines = [
+        f"# adck: {report.draft['short']} — **{s.level}**",
+        "",
+        f"- draft: {report.draft['id']} ({report.draft['title']})",
+        f"- target: {report.target['description']} (`{report.target['spec']}`), roles: {', '.join(report.roles)}",
+        f"- {report.requests_sent} requests sent, seed {report.seed}, {report.duration_s:.1f} s, adck {report.kit['version']}",
+        f"- replay the whole run: `{report.command}`",
+    ]
+    if s.partial:
+        lines.append("- partial run: the verdict speaks only of the selected clauses")
+    lines += ["", "| level | pass | fail | error | untestable | not applicable |", "|---|---|---|---|---|---|"]
+    for lvl in ("MUST", "SHOULD"):
+        c = s.counts[lvl]
+        lines.append(f"| {lvl} | {c['pass']} | {c['fail']} | {c['error']} | {c['untestable']} | {c['not-applicable']} |")
+    if s.must_unverified:
+        lines += ["", f"**Not verified:** {len(s.must_unverified)} MUST clause(s) could not be checked because a "
+                  f"prerequisite failed: {', '.join(s.must_unverified)}. They do not count as passed."]
+    failing = [r for r in report.results if r.outcome in ("fail", "error")]
+    if failing:
+        lines += ["", "## Failures", ""]
+        for r in failing:
+            lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
+                      f"> {r.text}", "", f"Observed: {r.message}", "", f"Replay: `{r.replay}`", ""]
+            for ev in r.evidence[:3]:
+                req, resp = ev["request"], ev.get("response")
+                got = f"{resp['status']} {resp['reason']}" if resp else f"no response ({ev.get('error', {}).get('kind')})"
+                lines.append(f"- `{req['method']} {req['url']}` → {got}")
+            lines.append("")
+    lines += ["", "## All clauses", "", "| clause | § | level | outcome | note |", "|---|---|---|---|---|"]
+    for r in report.results:
+        note = r.message.replace("|", "\\|")[:120]
+        lines.append(f"| {r.clause} | {r.section} | {r.keyword} | {_ICON[r.outcome]} {r.outcome} | {note} |")
+    lines += ["", f"Ambiguities of the draft the kit had to interpret: {len(report.ambiguities)} "
+              f"(`adck clauses {report.draft['short']} --ambiguities`)."]
+    return "\n".join(lines) + "\n"
+
+
+def to_html(report: Report) -> str:
+    rows = "\n".join(
+        f"<tr class='{r.outcome}'><td>{html.escape(r.clause)}</td><td>{html.escape(r.section)}</td>"
+        f"<td>{html.escape(r.keyword)}</td><td>{html.escape(r.outcome)}</td>"
+        f"<td><q>{html.escape(r.text)}</q><br><small>{html.escape(r.message)}</small></td></tr>"
+        for r in report.results)
+    return f"""<!doctype html><html lang="en"><meta charset="utf-8">
+<title>adck {html.escape(report.draft['short'])}: {report.summary.level}</title>
+<style>body{{font-family:sans-serif;margin:2em}} td{{vertical-align:top;padding:.3em}}
+.fail td,.error td{{background:#fdd}} .untestable td{{background:#ffd}} .pass td{{background:#efe}}</style>
+<h1>{html.escape(report.draft['short'])}: {report.summary.level}</h1>
+<p>{html.escape(report.target['description'])} — {report.requests_sent} requests, seed {report.seed}</p>
+<table><tr><th>clause</th><th>§</th><th>level</th><th>outcome</th><th>requirement / observation</th></tr>
+{rows}</table></html>
+"""
+
+
+def to_badge(report: Report) -> str:
+    import anybadge
+
+    level = report.summary.level
+    color = {"full": "green", "conformant": "yellowgreen", "non-conformant": "red"}[level]
+    return anybadge.Badge(f"adck {report.draft['short']}", level, default_color=color).badge_svg_text
+
+
+_WRITERS: dict[str, tuple[str, Callable[[Report], str]]] = {
+    "json": ("report.json", to_json),
+    "junit": ("junit.xml", to_junit),
+    "md": ("report.md", to_markdown),
+    "html": ("report.html", to_html),
+    "badge": ("badge.svg", to_badge),
+}
+
+
+def write(report: Report, folder: Path, formats: list[str]) -> list[Path]:
+    unknown = set(formats) - _WRITERS.keys()
+    if unknown:
+        raise ValueError(f"unknown report format(s) {', '.join(sorted(unknown))}; choose from {', '.join(FORMATS)}")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fmt in formats:
+        name, render = _WRITERS[fmt]
+        path = folder / name
+        path.write_text(render(report), encoding="utf-8")
+        written.append(path)
+    return written

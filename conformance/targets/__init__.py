@@ -1,0 +1,101 @@
+"""Targets: what a suite runs against.
+
+A target is named on the command line (``--target``). ``PREFIX:rest`` picks the target kind
+registered under PREFIX in the ``adck.targets`` entry-point group (``builtin``, ``http``,
+``https``, ``file`` come with the kit; a third party adds its own there); anything else is a
+path to a document. A kind is a class with ``help`` and ``create(spec, options) -> Target``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Callable, Literal, Protocol
+
+from conformance.fetch import ConnectTo, HttpConfig, Limits
+
+ENTRY_POINT_GROUP = "adck.targets"
+
+
+class TargetError(ValueError):
+    """The target cannot be used as given; the message says what to do instead."""
+
+
+@dataclass(frozen=True)
+class TargetOptions:
+    """What the user said about reaching the target."""
+
+    draft: str
+    ca_bundle: Path | None = None
+    connect_to: tuple[ConnectTo, ...] = ()
+    limits: Limits = Limits()
+
+    def http_config(self) -> HttpConfig:
+        return HttpConfig(ca_bundle=self.ca_bundle, connect_to=self.connect_to, limits=self.limits)
+
+
+@dataclass
+class Target:
+    """A resolved target, ready to be checked."""
+
+    #: The target as the user named it, with any credentials removed.
+    spec: str
+    kind: Literal["origin", "document"]
+    description: str
+    #: The roles of the draft this target can be checked in.
+    roles: tuple[str, ...]
+    #: ``scheme://host[:port]`` of an origin target.
+    origin: str | None = None
+    http: HttpConfig = field(default_factory=HttpConfig)
+    #: The file of a document target.
+    document_path: Path | None = None
+    #: Things the report should say about how the target was reached.
+    notes: list[str] = field(default_factory=list)
+    _on_close: Callable[[], None] | None = None
+
+    def close(self) -> None:
+        if self._on_close is not None:
+            self._on_close()
+            self._on_close = None
+
+
+class TargetKind(Protocol):
+    help: str
+
+    def create(self, spec: str, options: TargetOptions) -> Target: ...
+
+
+def kinds() -> dict[str, TargetKind]:
+    """The registered target kinds, by prefix."""
+    found: dict[str, TargetKind] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.load()())
+    if not found:  # running from a source tree that was never installed
+        from conformance.targets.builtin import BuiltinTargets
+        from conformance.targets.document import DocumentTargets
+        from conformance.targets.origin import OriginTargets
+
+        found = {"builtin": BuiltinTargets(), "http": OriginTargets(), "https": OriginTargets(),
+                 "file": DocumentTargets()}
+    return found
+
+
+_PREFIX = re.compile(r"^([a-z][a-z0-9+.\-]*):")
+
+
+def resolve(spec: str, options: TargetOptions) -> Target:
+    """Turn ``--target`` into a started :class:`Target` (close it when done)."""
+    registry = kinds()
+    m = _PREFIX.match(spec)
+    if m and m.group(1) in registry:
+        return registry[m.group(1)].create(spec, options)
+    if spec in registry:  # a bare prefix, e.g. "builtin"
+        return registry[spec].create(spec, options)
+    if m and len(m.group(1)) > 1 and not Path(spec).exists():
+        raise TargetError(
+            f"unknown target kind {m.group(1)!r} in {spec!r}; known kinds: "
+            + ", ".join(sorted(registry)) + ", or a path to a document"
+        )
+    return registry["file"].create(spec, options)

@@ -1,0 +1,44 @@
+"""The built-in targets: the draft's reference publisher, and its broken variants.
+
+``builtin`` serves ``fixtures/<draft>/publisher.toml`` from the mock HTTPS world on
+loopback; ``builtin:<name>`` serves the variant ``<name>`` of ``fixtures/<draft>/mutants.toml``
+(``adck targets <draft>`` lists them). Nothing leaves 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+from conformance.targets import Target, TargetError, TargetOptions
+from conformance.world import https
+from conformance.world.site import load_mutants, load_reference, mutate
+
+
+class BuiltinTargets:
+    help = "builtin | builtin:MUTANT  the reference implementation, or a broken variant of it"
+
+    def create(self, spec: str, options: TargetOptions) -> Target:
+        name = spec.partition(":")[2]
+        try:
+            site = load_reference(options.draft)
+        except FileNotFoundError:
+            raise TargetError(f"draft {options.draft!r} has no built-in reference publisher") from None
+        description = f"built-in reference publisher of {options.draft}"
+        if name:
+            mutants = load_mutants(options.draft)
+            if name not in mutants:
+                raise TargetError(
+                    f"no built-in variant {name!r} for {options.draft}; "
+                    f"`adck targets {options.draft}` lists the {len(mutants)} there are"
+                )
+            site = mutate(site, mutants[name])
+            description = f"built-in broken variant {name!r} of {options.draft} ({mutants[name].summary})"
+        origin = https.serve(site)
+        return Target(
+            spec=spec,
+            kind="origin",
+            description=description,
+            roles=("publisher", "document"),
+            origin=origin.origin,
+            http=origin.http_config(options.limits),
+            notes=[f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"],
+            _on_close=origin.stop,
+        )

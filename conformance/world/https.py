@@ -1,0 +1,86 @@
+"""An HTTP(S) origin on loopback serving a :class:`~conformance.world.site.Site`.
+
+Built on pytest-httpserver (Werkzeug, threaded) with a certificate from the mock CA. A
+target name (``publisher.adck.test``) is mapped to the loopback port with ``--connect-to``,
+so the kit's fetcher does real SNI and certificate checks against the name.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass
+
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from conformance.fetch import ConnectTo, HttpConfig, Limits
+from conformance.world import tls
+from conformance.world.site import Site
+
+logging.getLogger("werkzeug").setLevel(logging.ERROR)
+
+
+@dataclass
+class MockOrigin:
+    """A running origin: its public URL, and how to reach and trust it."""
+
+    site: Site
+    server: HTTPServer
+
+    @property
+    def port(self) -> int:
+        return self.server.port
+
+    @property
+    def origin(self) -> str:
+        """The URL a user would type: ``https://publisher.adck.test``."""
+        return f"{self.site.scheme}://{self.site.hostname}"
+
+    @property
+    def connect_to(self) -> ConnectTo:
+        default_port = 443 if self.site.scheme == "https" else 80
+        return ConnectTo(self.site.hostname, default_port, "127.0.0.1", self.port)
+
+    def http_config(self, limits: Limits = Limits()) -> HttpConfig:
+        return HttpConfig(ca_bundle=tls.ca_bundle(), connect_to=(self.connect_to,), limits=limits)
+
+    def stop(self) -> None:
+        if self.server.is_running():
+            self.server.stop()
+
+    def __enter__(self) -> "MockOrigin":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _handler(site: Site):
+    def handle(request: Request) -> Response:
+        route = site.route_for(request.path, request.query_string.decode("latin-1"))
+        if route is None:
+            response = Response(b"not found\n", status=404)
+            response.headers["Content-Type"] = "text/plain; charset=utf-8"
+            return response
+        if route.delay:
+            time.sleep(route.delay)
+        response = Response(site.render(route), status=route.status)
+        del response.headers["Content-Type"]  # Werkzeug adds one; a route sets its own
+        for name, value in route.headers:
+            response.headers.add(name, value)
+        return response
+
+    return handle
+
+
+def serve(site: Site) -> MockOrigin:
+    """Start an origin for ``site`` on 127.0.0.1 (a free port); stop it with ``.stop()``."""
+    ssl_context = None
+    if site.scheme == "https":
+        ssl_context = tls.server_context(site.certificate_hostname or site.hostname)
+    server = HTTPServer(host="127.0.0.1", port=0, ssl_context=ssl_context, threaded=True)
+    server.expect_request(re.compile(".*")).respond_with_handler(_handler(site))
+    server.start()
+    return MockOrigin(site=site, server=server)

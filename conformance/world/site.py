@@ -1,0 +1,181 @@
+"""A site: what an HTTP origin of the mock world answers, as data.
+
+The reference publishers in ``fixtures/<draft>/`` and their broken variants (mutants) are
+written as sites: a JSON document plus routes (path, status, headers, body, delay,
+redirects). A mutant is the reference site with a few changes, so each mutant file says in a
+few lines exactly what it breaks.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from conformance.resources import fixtures_dir
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str
+    #: Exact query string to match; None matches any query.
+    query: str | None = None
+    status: int = 200
+    headers: tuple[tuple[str, str], ...] = ()
+    #: "document" (the site's JSON document), "text" (``text``), or "empty".
+    body: str = "empty"
+    text: str = ""
+    #: How the document or text is encoded into bytes.
+    encoding: str = "utf-8"
+    #: Spaces appended after the JSON (valid JSON white space), to grow the body.
+    pad_bytes: int = 0
+    #: JSON Patch operations applied to the document for this route only.
+    patch: tuple[dict, ...] = ()
+    #: Seconds to wait before answering.
+    delay: float = 0.0
+
+
+@dataclass(frozen=True)
+class Site:
+    hostname: str
+    document: Any
+    routes: tuple[Route, ...]
+    scheme: str = "https"
+    #: The name the TLS certificate is issued for (default: hostname).
+    certificate_hostname: str | None = None
+
+    def route_for(self, path: str, query: str) -> Route | None:
+        for r in self.routes:
+            if r.path == path and r.query is not None and r.query == query:
+                return r
+        for r in self.routes:
+            if r.path == path and r.query is None:
+                return r
+        return None
+
+    def render(self, route: Route) -> bytes:
+        """The body bytes of a route."""
+        if route.body == "document":
+            doc = apply_patch(self.document, route.patch)
+            data = json.dumps(doc, ensure_ascii=False, indent=2).encode(route.encoding)
+        elif route.body == "text":
+            data = route.text.encode(route.encoding)
+        else:
+            data = b""
+        return data + b" " * route.pad_bytes
+
+
+def apply_patch(document: Any, operations: tuple[dict, ...] | list[dict]) -> Any:
+    """Apply JSON Patch (RFC 6902) add/remove/replace operations to a copy of ``document``.
+
+    A string ``value`` may be repeated with ``repeat = N`` (long strings in TOML stay short).
+    """
+    doc = copy.deepcopy(document)
+    for op in operations:
+        value = op.get("value")
+        if "repeat" in op:
+            value = value * op["repeat"]
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
+        parent = doc
+        for p in parts[:-1]:
+            parent = parent[int(p)] if isinstance(parent, list) else parent[p]
+        last = parts[-1]
+        kind = op["op"]
+        if isinstance(parent, list):
+            idx = len(parent) if last == "-" else int(last)
+            if kind == "add":
+                parent.insert(idx, value)
+            elif kind == "remove":
+                del parent[idx]
+            elif kind == "replace":
+                parent[idx] = value
+            else:
+                raise ValueError(f"unsupported patch op {kind!r}")
+        else:
+            if kind in ("add", "replace"):
+                parent[last] = value
+            elif kind == "remove":
+                del parent[last]
+            else:
+                raise ValueError(f"unsupported patch op {kind!r}")
+    return doc
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberately broken variant of a reference site, proving one clause's test can fail."""
+
+    name: str
+    clause: str
+    summary: str
+    #: Other clauses the variant cannot help failing, each with the reason.
+    also_fails: dict[str, str] = field(default_factory=dict)
+    site: dict = field(default_factory=dict)
+    patch: tuple[dict, ...] = ()
+    routes: tuple[dict, ...] = ()
+
+
+def _route(entry: dict) -> Route:
+    entry = dict(entry)
+    entry["headers"] = tuple((k, v) for k, v in entry.get("headers", {}).items())
+    entry["patch"] = tuple(entry.get("patch", ()))
+    return Route(**entry)
+
+
+def load_reference(draft: str) -> Site:
+    """The reference site of a draft (``fixtures/<draft>/publisher.toml``)."""
+    folder = fixtures_dir(draft)
+    spec = tomllib.loads((folder / "publisher.toml").read_text("utf-8"))
+    document = json.loads((folder / spec.pop("document")).read_text("utf-8"))
+    routes = tuple(_route(r) for r in spec.pop("route"))
+    return Site(document=document, routes=routes, **spec)
+
+
+def load_mutants(draft: str) -> dict[str, Mutant]:
+    """The broken variants of a draft's reference site (``fixtures/<draft>/mutants.toml``)."""
+    path = fixtures_dir(draft) / "mutants.toml"
+    if not path.exists():
+        return {}
+    raw = tomllib.loads(path.read_text("utf-8"))
+    return {
+        name: Mutant(
+            name=name,
+            clause=m["clause"],
+            summary=m["summary"],
+            also_fails=dict(m.get("also_fails", {})),
+            site=dict(m.get("site", {})),
+            patch=tuple(m.get("patch", ())),
+            routes=tuple(m.get("route", ())),
+        )
+        for name, m in raw.get("mutants", {}).items()
+    }
+
+
+def mutate(site: Site, mutant: Mutant) -> Site:
+    """The reference site with the mutant's changes applied.
+
+    Site keys replace the site's; ``patch`` changes the document; each route entry changes
+    the route with the same path and query (``remove_headers`` drops headers, ``headers``
+    adds or replaces them) or, for a new path, adds a route.
+    """
+    document = apply_patch(site.document, mutant.patch)
+    routes = list(site.routes)
+    for change in mutant.routes:
+        change = dict(change)
+        remove = {h.lower() for h in change.pop("remove_headers", [])}
+        headers = change.pop("headers", {})
+        key = (change["path"], change.get("query"))
+        idx = next((i for i, r in enumerate(routes) if (r.path, r.query) == key), None)
+        base = routes[idx] if idx is not None else Route(path=change["path"])
+        merged = [(k, v) for k, v in base.headers if k.lower() not in remove and k.lower() not in {h.lower() for h in headers}]
+        merged += list(headers.items())
+        fields = {k: (tuple(v) if k == "patch" else v) for k, v in change.items()}
+        new = replace(base, headers=tuple(merged), **fields)
+        if idx is None:
+            routes.insert(0, new)
+        else:
+            routes[idx] = new
+    return replace(site, document=document, routes=tuple(routes), **mutant.site)
