@@ -158,6 +158,14 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
         for m in mutants.values():
             table.add_row(m.name, m.clause, m.summary)
         console.print(table)
+    conforming = load_mutants(args.draft, "conforming") if mutants else {}
+    if conforming:
+        table = Table(title=f"built-in conforming variants of {args.draft} (edge cases that must pass)")
+        for col in ("name", "must reach", "how"):
+            table.add_column(col, overflow="fold")
+        for m in conforming.values():
+            table.add_row(m.name, m.expect or "", m.summary)
+        console.print(table)
     return 0
 
 

@@ -56,7 +56,7 @@ def test_3_1_capabilities_is_array_of_objects(document: Document) -> None:
     value = document.member("capabilities")
     if not isinstance(value, list):
         violation(f"capabilities is a JSON {kind_name(value)}, not an array")
-    bad = [f"[{i}] is a {kind_name(e)}" for i, e in enumerate(value) if not isinstance(e, dict)]
+    bad = [f"[{i}] is a JSON {kind_name(e)}" for i, e in enumerate(value) if not isinstance(e, dict)]
     if bad:
         violation(f"capabilities elements that are not objects: {'; '.join(bad[:5])}")
 

@@ -84,7 +84,7 @@ def _string_array(document: Document, name: str) -> None:
     value = document.member("service", name, required=False)
     if not isinstance(value, list):
         violation(f"service.{name} is a JSON {kind_name(value)}, not an array")
-    bad = [f"[{i}] is a {kind_name(v)}" for i, v in enumerate(value) if not isinstance(v, str)]
+    bad = [f"[{i}] is a JSON {kind_name(v)}" for i, v in enumerate(value) if not isinstance(v, str)]
     if bad:
         violation(f"service.{name} holds non-strings: {'; '.join(bad[:5])}")
 

@@ -160,7 +160,7 @@ def test_3_3_params_is_object_of_strings(document: Document) -> None:
     def bad(v: Any) -> str | None:
         if not isinstance(v, dict):
             return f"is a JSON {kind_name(v)}, not an object"
-        wrong = [f"{k!r} is a {kind_name(x)}" for k, x in v.items() if not isinstance(x, str)]
+        wrong = [f"{k!r} is a JSON {kind_name(x)}" for k, x in v.items() if not isinstance(x, str)]
         return f"has non-string descriptions: {', '.join(wrong[:4])}" if wrong else None
 
     _check_each(_members(document, "params", required=False), "params", bad)

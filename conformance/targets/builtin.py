@@ -23,14 +23,18 @@ class BuiltinTargets:
             raise TargetError(f"draft {options.draft!r} has no built-in reference publisher") from None
         description = f"built-in reference publisher of {options.draft}"
         if name:
-            mutants = load_mutants(options.draft)
-            if name not in mutants:
+            broken, conforming = load_mutants(options.draft), load_mutants(options.draft, "conforming")
+            if name in broken:
+                variant, kind = broken[name], "broken"
+            elif name in conforming:
+                variant, kind = conforming[name], "conforming"
+            else:
                 raise TargetError(
                     f"no built-in variant {name!r} for {options.draft}; "
-                    f"`adck targets {options.draft}` lists the {len(mutants)} there are"
+                    f"`adck targets {options.draft}` lists the {len(broken) + len(conforming)} there are"
                 )
-            site = mutate(site, mutants[name])
-            description = f"built-in broken variant {name!r} of {options.draft} ({mutants[name].summary})"
+            site = mutate(site, variant)
+            description = f"built-in {kind} variant {name!r} of {options.draft} ({variant.summary})"
         origin = https.serve(site)
         return Target(
             spec=spec,

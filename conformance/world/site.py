@@ -78,6 +78,11 @@ def apply_patch(document: Any, operations: tuple[dict, ...] | list[dict]) -> Any
         value = op.get("value")
         if "repeat" in op:
             value = value * op["repeat"]
+        if op["path"] == "":
+            if op["op"] != "replace":
+                raise ValueError("only 'replace' applies to the whole document")
+            doc = copy.deepcopy(value)
+            continue
         parts = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
         parent = doc
         for p in parts[:-1]:
@@ -106,11 +111,14 @@ def apply_patch(document: Any, operations: tuple[dict, ...] | list[dict]) -> Any
 
 @dataclass(frozen=True)
 class Mutant:
-    """A deliberately broken variant of a reference site, proving one clause's test can fail."""
+    """A variant of a reference site: deliberately broken (``clause`` names what it breaks,
+    proving that clause's test can fail) or conforming (``expect`` names the level it must
+    reach, guarding against false fails)."""
 
     name: str
-    clause: str
+    clause: str | None
     summary: str
+    expect: str | None = None
     #: Other clauses the variant cannot help failing, each with the reason.
     also_fails: dict[str, str] = field(default_factory=dict)
     site: dict = field(default_factory=dict)
@@ -134,8 +142,9 @@ def load_reference(draft: str) -> Site:
     return Site(document=document, routes=routes, **spec)
 
 
-def load_mutants(draft: str) -> dict[str, Mutant]:
-    """The broken variants of a draft's reference site (``fixtures/<draft>/mutants.toml``)."""
+def load_mutants(draft: str, table: str = "mutants") -> dict[str, Mutant]:
+    """The variants of a draft's reference site (``fixtures/<draft>/mutants.toml``):
+    ``table="mutants"`` the broken ones, ``table="conforming"`` the conforming ones."""
     path = fixtures_dir(draft) / "mutants.toml"
     if not path.exists():
         return {}
@@ -143,14 +152,15 @@ def load_mutants(draft: str) -> dict[str, Mutant]:
     return {
         name: Mutant(
             name=name,
-            clause=m["clause"],
+            clause=m.get("clause"),
+            expect=m.get("expect"),
             summary=m["summary"],
             also_fails=dict(m.get("also_fails", {})),
             site=dict(m.get("site", {})),
             patch=tuple(m.get("patch", ())),
             routes=tuple(m.get("route", ())),
         )
-        for name, m in raw.get("mutants", {}).items()
+        for name, m in raw.get(table, {}).items()
     }
 
 
