@@ -87,15 +87,22 @@ class Document:
         return None
 
     @cached_property
-    def text(self) -> str:
-        """The text, decoded leniently so that the other clauses stay checkable."""
-        return self.raw.decode("utf-8", errors="replace")
+    def unreadable(self) -> str | None:
+        """Why the document's characters cannot be known (a prerequisite of every content
+        clause), or None. A guess at another encoding could fail a clause on a character
+        the author never wrote, so the kit does not guess."""
+        if self.truncated:
+            return f"the document is larger than the {len(self.raw)} bytes the kit reads"
+        if self.utf8_error:
+            return f"the document is not UTF-8, so its characters are unknown ({self.utf8_error})"
+        return None
 
     @cached_property
     def _parsed(self) -> Any:
-        if self.truncated:
-            return _Invalid(f"the document is larger than the {len(self.raw)} bytes the kit reads")
-        text = self.text[1:] if self.text.startswith("\ufeff") else self.text
+        if self.unreadable:
+            return _Invalid(self.unreadable)
+        text = self.raw.decode("utf-8")
+        text = text[1:] if text.startswith("\ufeff") else text
         try:
             return json.loads(text, parse_constant=_reject_constant)
         except ValueError as exc:
@@ -103,6 +110,9 @@ class Document:
 
     @property
     def parse_error(self) -> str | None:
+        """Why the readable document is not JSON, or None (also None when unreadable)."""
+        if self.unreadable:
+            return None
         return self._parsed.error if isinstance(self._parsed, _Invalid) else None
 
     def value(self) -> Any:

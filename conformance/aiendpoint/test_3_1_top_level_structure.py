@@ -20,6 +20,8 @@ CAPABILITY_DEFINED = ("id", "description", "endpoint", "method", "params", "retu
 @clause("AIE-3.1-01")
 def test_3_1_top_level_contains_required_fields(document: Document) -> None:
     """The top-level JSON object MUST contain the following fields: aiendpoint, service, capabilities."""
+    if document.unreadable:
+        untestable(f"{document.unreadable} (see AIE-2.4-01, AIE-4.5-01)")
     if document.parse_error:
         violation(f"there is no top-level JSON object: {document.parse_error}")
     value = document.value()
@@ -30,12 +32,20 @@ def test_3_1_top_level_contains_required_fields(document: Document) -> None:
         violation(f"the top-level object lacks {', '.join(missing)}")
 
 
+@clause("AIE-3.1-12")
+def test_3_1_aiendpoint_is_string(document: Document) -> None:
+    """aiendpoint: (string, REQUIRED) The version of this specification to which the document conforms."""
+    version = document.member("aiendpoint")
+    if not isinstance(version, str):
+        violation(f"aiendpoint is {version!r}, a JSON {kind_name(version)}, not a string")
+
+
 @clause("AIE-3.1-02")
 def test_3_1_aiendpoint_is_1_0(document: Document) -> None:
     """For documents conforming to this specification, the value MUST be "1.0"."""
-    version = document.member("aiendpoint")
+    version = document.member("aiendpoint", kind=str)
     if version != "1.0":
-        violation(f"aiendpoint is {version!r} ({kind_name(version)}), not the string \"1.0\"")
+        violation(f"aiendpoint is {version!r}, not \"1.0\"")
 
 
 def _object_typed(document: Document, name: str, required: bool) -> None:

@@ -1,0 +1,35 @@
+"""Shared fixtures of the kit's own tests (the self-tests)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from conformance import api, resources
+
+
+@pytest.fixture(scope="session")
+def specs_dir() -> Path:
+    """The drafts' texts (../shared/specs); the self-tests that need them skip without."""
+    folder = resources.specs_dir()
+    if folder is None:
+        pytest.skip("the drafts' texts (../shared/specs or $ADCK_SPECS) are not here")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def corpora_dir() -> Path:
+    folder = resources.corpora_dir()
+    if folder is None:
+        pytest.skip("the authors' corpora (../shared/corpora or $ADCK_CORPORA) are not here")
+    return folder
+
+
+def quiet_run(*args, **kwargs) -> api.RunResult:
+    """Run a suite in-process with its pytest output swallowed."""
+    kwargs.setdefault("report_dir", None)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return api.run(*args, **kwargs)

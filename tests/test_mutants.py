@@ -1,0 +1,79 @@
+"""The proof that every clause test can fail: the reference passes, each mutant fails exactly
+its clause, and each conforming variant (an unusual but valid publisher) is not failed."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import catalog
+from conformance.world.site import load_mutants
+from tests.conftest import quiet_run
+
+DRAFT = "aiendpoint"
+PROFILE = catalog.load(DRAFT)
+MUTANTS = load_mutants(DRAFT)
+CONFORMING = load_mutants(DRAFT, "conforming")
+
+
+def failing(report) -> set[str]:
+    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
+
+
+def test_reference_passes_every_clause() -> None:
+    result = quiet_run(DRAFT, "builtin")
+    report = result.report
+    assert result.exit_code == 0 and report.summary.level == "full"
+    assert failing(report) == set()
+    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested"}
+    outcomes = {r.clause: r.outcome for r in report.results}
+    not_passed = {cid: outcomes.get(cid) for cid in tested if outcomes.get(cid) != "pass"}
+    # only the alias clause may be not-applicable on some publishers; the reference serves /ai
+    assert not_passed == {}, f"the reference should pass every tested clause: {not_passed}"
+    assert report.requests_sent == 2, "one GET of /.well-known/ai and one of /ai, shared by all clauses"
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_mutant_fails_exactly_its_clause(name: str) -> None:
+    mutant = MUTANTS[name]
+    result = quiet_run(DRAFT, f"builtin:{name}")
+    report = result.report
+    assert report is not None, "the kit must produce a report for a broken target"
+    expected = {mutant.clause} | set(mutant.also_fails)
+    assert failing(report) == expected, (
+        f"{name} should fail {sorted(expected)}; failed {sorted(failing(report))}: "
+        + "; ".join(f"{r.clause}: {r.message}" for r in report.results if r.outcome in ("fail", "error")))
+    level = PROFILE.clause(mutant.clause).level
+    must_failed = any(PROFILE.clause(c).level == "MUST" for c in expected)
+    assert result.exit_code == (1 if must_failed else 0)
+    assert report.summary.level == ("non-conformant" if must_failed else "conformant")
+    if level == "SHOULD":
+        assert report.summary.conformant
+    result_of = {r.clause: r for r in report.results}[mutant.clause]
+    assert result_of.replay and f"--clause {mutant.clause}" in result_of.replay
+
+
+@pytest.mark.parametrize("name", sorted(CONFORMING))
+def test_conforming_variant_is_not_failed(name: str) -> None:
+    variant = CONFORMING[name]
+    report = quiet_run(DRAFT, f"builtin:{name}").report
+    must_failed = [r.clause for r in report.results if r.level == "MUST" and r.outcome in ("fail", "error")]
+    assert not must_failed, f"false fail on a conforming publisher: {must_failed}"
+    assert report.summary.level == variant.expect
+    assert not report.summary.must_unverified
+
+
+def test_every_tested_clause_has_a_clean_mutant() -> None:
+    """No test is proven only by a variant that breaks several things at once."""
+    clean = {m.clause for m in MUTANTS.values() if not m.also_fails}
+    tested = {cid for cid, c in PROFILE.coverage().items()
+              if c.status == "tested" and c.clause.level in ("MUST", "SHOULD")}
+    assert tested - clean == set(), f"tested clauses without a single-clause mutant: {sorted(tested - clean)}"
+
+
+def test_mutant_declarations_are_sound() -> None:
+    for m in MUTANTS.values():
+        assert m.clause in PROFILE.clauses, f"{m.name} names unknown clause {m.clause}"
+        for cid, why in m.also_fails.items():
+            assert cid in PROFILE.clauses and len(why) > 15, f"{m.name}: also_fails {cid} needs a reason"
+    for m in CONFORMING.values():
+        assert m.expect in ("conformant", "full"), f"{m.name}: expect must be conformant or full"
