@@ -122,22 +122,15 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         )
         if options.ca_bundle and not options.ca_bundle.is_file():
             raise TargetError(f"--ca-bundle {options.ca_bundle}: no such file")
-        state.target = resolve(spec, options)
+        target = resolve(spec, options)
     except (TargetError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
-    roles = config.getoption("adck_role") or list(state.target.roles)
-    for role in roles:
-        if role not in profile.roles:
-            raise pytest.UsageError(f"{role!r} is not a role of {profile.short} (roles: {', '.join(profile.roles)})")
-        if role not in state.target.roles:
-            raise pytest.UsageError(f"target {spec!r} cannot be checked in the {role} role "
-                                    f"(it can be: {', '.join(state.target.roles)})")
-    state.roles = roles
-    wanted = set(config.getoption("adck_clause"))
-    unknown = wanted - profile.clauses.keys()
-    if unknown:
-        raise pytest.UsageError(f"unknown clause(s) {', '.join(sorted(unknown))}; see `adck clauses {profile.short}`")
-    state.selected = wanted
+    try:
+        roles, wanted = _check_selection(config, profile, target, spec)
+    except pytest.UsageError:
+        target.close()
+        raise
+    state.target, state.roles, state.selected = target, roles, wanted
     keep, drop = [], []
     for item in items:
         mark = item.get_closest_marker("clause")
@@ -149,6 +142,23 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def _check_selection(config: pytest.Config, profile: catalog.Profile, target: Target,
+                     spec: str) -> tuple[list[str], set[str]]:
+    """The roles and clauses the user selected, checked against the draft and the target."""
+    roles = config.getoption("adck_role") or list(target.roles)
+    for role in roles:
+        if role not in profile.roles:
+            raise pytest.UsageError(f"{role!r} is not a role of {profile.short} (roles: {', '.join(profile.roles)})")
+        if role not in target.roles:
+            raise pytest.UsageError(f"target {spec!r} cannot be checked in the {role} role "
+                                    f"(it can be: {', '.join(target.roles)})")
+    wanted = set(config.getoption("adck_clause"))
+    unknown = wanted - profile.clauses.keys()
+    if unknown:
+        raise pytest.UsageError(f"unknown clause(s) {', '.join(sorted(unknown))}; see `adck clauses {profile.short}`")
+    return roles, wanted
 
 
 @pytest.fixture(scope="session")

@@ -83,6 +83,8 @@ def json_value(value: Any) -> Any:
     if isinstance(value, list):
         return [json_value(v) for v in value]
     if isinstance(value, str):
+        if re.match(r"^[a-z][a-z0-9+.\-]*://", value, re.IGNORECASE):
+            return url(value)
         return text(value)
     return value
 

@@ -1,0 +1,131 @@
+"""The adck command line: exit statuses, help, catalog listing, and the plain-pytest route."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import cli
+
+
+def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str]:
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_builtin_reference_exits_0_and_writes_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out = run_cli(capsys, "run", "aiendpoint", "--target", "builtin", "--report-dir", str(tmp_path))
+    assert code == 0 and "aiendpoint: full" in out
+    report = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert report["summary"]["conformant"] is True
+    assert {p.name for p in tmp_path.iterdir()} == {"report.json", "junit.xml", "report.md"}
+
+
+def test_must_mutant_exits_1_should_mutant_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    code, out = run_cli(capsys, "run", "aiendpoint", "--target", "builtin:get-not-allowed", "--report-dir", str(tmp_path))
+    assert code == 1 and "AIE-2.2-01" in out
+    code, out = run_cli(capsys, "run", "aiendpoint", "--target", "builtin:no-charset", "--report-dir", str(tmp_path))
+    assert code == 0 and "AIE-2.3-02" in out
+
+
+def test_failure_output_names_section_quotes_and_observes(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    code, out = run_cli(capsys, "run", "aiendpoint", "--target", "builtin:status-203", "--report-dir", str(tmp_path))
+    assert code == 1
+    assert "AIE-2.2-05 (§2.2, MUST, publisher)" in out
+    assert 'the draft: "The server MUST respond with HTTP status code 200 (OK)' in out
+    assert "observed:" in out and "203" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["run", "nosuchdraft", "--target", "builtin"], "no profile"),
+    (["run", "aiendpoint", "--target", "builtin:nosuchmutant"], "no built-in variant"),
+    (["run", "aiendpoint", "--target", "./does/not/exist.json"], "no such file"),
+    (["run", "aiendpoint", "--target", "gopher://x"], "unknown target kind"),
+    (["run", "aiendpoint", "--target", "builtin", "--format", "pdf"], "unknown report format"),
+    (["run", "aiendpoint", "--target", "builtin", "--clause", "AIE-9.9-99"], "unknown clause"),
+    (["run", "aiendpoint", "--target", "builtin", "--connect-to", "nonsense"], "HOST1:PORT1:HOST2:PORT2"),
+    (["run", "aiendpoint", "--target", "builtin", "--ca-bundle", "/no/such.pem"], "no such file"),
+    (["run", "aiendpoint", "--target", "builtin", "--role", "agent"], "cannot be checked in the agent role"),
+])
+def test_unusable_arguments_exit_2_with_a_reason(argv, words, capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    code, out = run_cli(capsys, *argv, "--report-dir", str(tmp_path))
+    assert code == 2
+    assert words in out
+
+
+def test_document_target(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    reference = Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json"
+    code, _ = run_cli(capsys, "run", "aiendpoint", "--target", str(reference), "--report-dir", str(tmp_path))
+    report = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert code == 0 and report["roles"] == ["document"] and report["requests_sent"] == 0
+    assert all(r["role"] == "document" for r in report["results"])
+
+
+def test_unreachable_origin_is_a_failing_clause_not_a_crash(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again before the run: nothing listens there
+    code, _ = run_cli(capsys, "run", "aiendpoint", "--target", f"https://gone.adck.test",
+                      "--connect-to", f"gone.adck.test:443:127.0.0.1:{port}", "--timeout", "2",
+                      "--report-dir", str(tmp_path))
+    report = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    outcomes = {r["clause"]: r["outcome"] for r in report["results"]}
+    assert code == 1 and outcomes["AIE-2.1-01"] == "fail"
+    assert "error" not in outcomes.values()
+
+
+def test_plain_http_target_is_tested_not_refused(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    code, _ = run_cli(capsys, "run", "aiendpoint", "--target", "builtin:plain-http", "--report-dir", str(tmp_path))
+    report = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert code == 1
+    assert [r["clause"] for r in report["results"] if r["outcome"] == "fail"] == ["AIE-6.4-03"]
+
+
+def test_clauses_json_lists_status_and_tests(capsys: pytest.CaptureFixture) -> None:
+    code, out = run_cli(capsys, "clauses", "aiendpoint", "--json")
+    data = json.loads(out)
+    by_id = {c["id"]: c for c in data["clauses"]}
+    assert code == 0
+    assert by_id["AIE-2.3-01"]["status"] == "tested"
+    assert by_id["AIE-2.3-01"]["tests"] == ["test_2_3_media_type::test_2_3_media_type_application_json"]
+    assert by_id["AIE-6.3-03"]["status"] == "untestable" and by_id["AIE-6.3-03"]["untestable"]
+    assert {c["status"] for c in data["clauses"]} <= {"tested", "untestable", "optional", "untested"}
+
+
+def test_clauses_table_ambiguities_and_targets(capsys: pytest.CaptureFixture) -> None:
+    assert run_cli(capsys, "clauses", "aiendpoint")[0] == 0
+    code, out = run_cli(capsys, "clauses", "aiendpoint", "--ambiguities")
+    assert code == 0 and "AMB-01" in out
+    code, out = run_cli(capsys, "targets", "aiendpoint")
+    assert code == 0 and "wrong-certificate" in out and "five-redirects" in out
+
+
+def test_help_mentions_every_command(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and all(w in out for w in ("run", "clauses", "targets"))
+
+
+def test_plain_pytest_route(tmp_path: Path) -> None:
+    """`pytest --pyargs conformance.aiendpoint --adck-target …` works through the pytest11 plugin."""
+    base = [sys.executable, "-m", "pytest", "--pyargs", "conformance.aiendpoint", "-q", "-p", "no:cacheprovider",
+            "--adck-report-dir", str(tmp_path)]
+    ok = subprocess.run(base + ["--adck-target", "builtin"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stdout[-2000:] + ok.stderr[-2000:]
+    assert "FULL" in ok.stdout and (tmp_path / "report.json").exists()
+    bad = subprocess.run(base + ["--adck-target", "builtin:method-lowercase"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1 and "AIE-3.3-17 (§3.3, MUST, document)" in bad.stdout
+    replay = json.loads((tmp_path / "report.json").read_text("utf-8"))["results"]
+    cmd = next(r["replay"] for r in replay if r["outcome"] == "fail")
+    assert cmd.startswith("pytest --pyargs conformance.aiendpoint --adck-target builtin:method-lowercase")
+    none = subprocess.run([sys.executable, "-m", "pytest", "--pyargs", "conformance.aiendpoint", "-q",
+                           "-p", "no:cacheprovider"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert none.returncode == 4 and "pass --adck-target" in none.stdout + none.stderr

@@ -1,0 +1,110 @@
+"""Reports: valid against their schema, readable, replayable, and free of secrets."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conformance import cli, redact
+from conformance.reports import render
+from tests.conftest import quiet_run
+
+
+@pytest.fixture(scope="module")
+def mutant_reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("reports")
+    quiet_run("aiendpoint", "builtin:media-type-text-plain", report_dir=folder,
+              formats=list(render.FORMATS), seed=1234)
+    return folder
+
+
+def test_every_format_is_written(mutant_reports: Path) -> None:
+    for name in ("report.json", "junit.xml", "report.md", "report.html", "badge.svg"):
+        assert (mutant_reports / name).stat().st_size > 100, name
+
+
+def test_json_report_matches_its_schema_and_carries_the_run(mutant_reports: Path) -> None:
+    data = json.loads((mutant_reports / "report.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(render.schema()).validate(data)
+    assert data["seed"] == 1234 and data["requests_sent"] == 2
+    assert data["summary"] == data["summary"] | {"conformant": False, "level": "non-conformant"}
+    failed = [r for r in data["results"] if r["outcome"] == "fail"]
+    assert [r["clause"] for r in failed] == ["AIE-2.3-01"]
+    r = failed[0]
+    assert r["section"] == "2.3" and r["level"] == "MUST" and r["role"] == "publisher"
+    assert r["text"].startswith("The AI Discovery Document MUST be served with the media type")
+    assert "text/plain" in r["message"]
+    response = r["evidence"][0]["response"]
+    assert response["status"] == 200
+    assert ["content-type", "text/plain; charset=utf-8"] in response["headers"]
+    assert response["body_excerpt"].startswith("{")
+    assert r["replay"].endswith("--seed 1234 --clause AIE-2.3-01")
+
+
+def test_junit_has_one_case_per_clause_and_the_failure(mutant_reports: Path) -> None:
+    suite = ET.parse(mutant_reports / "junit.xml").getroot()
+    cases = suite.findall("testcase")
+    data = json.loads((mutant_reports / "report.json").read_text("utf-8"))
+    assert len(cases) == len(data["results"]) and suite.get("failures") == "1"
+    failures = [c for c in cases if c.find("failure") is not None]
+    assert failures[0].get("name").startswith("AIE-2.3-01")
+    assert "replay: adck run aiendpoint" in failures[0].find("failure").text
+
+
+def test_markdown_reads_in_one_screen_then_details(mutant_reports: Path) -> None:
+    md = (mutant_reports / "report.md").read_text("utf-8")
+    head = md.split("## Failures")[0]
+    assert "non-conformant" in head and len(head.splitlines()) < 25
+    assert "> The AI Discovery Document MUST be served with the media type" in md
+    assert "Replay: `adck run aiendpoint --target builtin:media-type-text-plain" in md
+
+
+def test_untestable_must_is_not_counted_as_pass(tmp_path: Path) -> None:
+    report = quiet_run("aiendpoint", "builtin:requires-authentication").report
+    assert not report.summary.conformant
+    assert "AIE-3.1-01" in report.summary.must_unverified
+    doc = {r.clause: r for r in report.results}["AIE-3.1-01"]
+    assert doc.outcome == "untestable" and doc.untestable_reason == "prerequisite"
+    assert "AIE-2.2-02" in doc.message, "an untestable clause names the clause that explains why"
+
+
+def test_unobservable_clauses_are_reported_but_do_not_count() -> None:
+    report = quiet_run("aiendpoint", "builtin").report
+    r = {x.clause: x for x in report.results}["AIE-6.3-01"]
+    assert (r.outcome, r.untestable_reason) == ("untestable", "not-observable")
+    assert report.summary.conformant
+
+
+@pytest.mark.parametrize("mutant", ["credential-in-docs-uri", "credential-member"])
+def test_reports_never_contain_the_secret(mutant: str, tmp_path: Path) -> None:
+    quiet_run("aiendpoint", f"builtin:{mutant}", report_dir=tmp_path, formats=list(render.FORMATS))
+    for path in tmp_path.iterdir():
+        assert "adck-fake-credential-0000" not in path.read_text("utf-8"), f"secret leaked into {path.name}"
+
+
+def test_redaction_rules() -> None:
+    cleaned = redact.url("https://u:p@x.test/a?api_key=s3cr3t&q=1")
+    assert "s3cr3t" not in cleaned and cleaned.startswith("https://x.test/a?api_key=") and cleaned.endswith("&q=1")
+    assert "u:p" not in redact.url("https://u:p@x.test/")
+    assert dict(redact.headers({"Authorization": "Bearer abc", "Accept": "x"})) == {
+        "Authorization": redact.REDACTED, "Accept": "x"}
+    assert "eyJhbGciOiJIUzI1NiJ9" not in redact.text("token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefgh")
+    assert redact.json_value({"auth": {"client_secret": "x", "header": "X-Key"}}) == {
+        "auth": {"client_secret": redact.REDACTED, "header": "X-Key"}}
+
+
+def test_replay_command_reproduces_the_failure(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    first = quiet_run("aiendpoint", "builtin:id-uppercase", seed=7).report
+    replay = {r.clause: r for r in first.results}["AIE-3.3-07"].replay
+    argv = shlex.split(replay)
+    assert argv[:2] == ["adck", "run"]
+    code = cli.main(argv[1:] + ["--report-dir", str(tmp_path)])
+    again = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert code == 1
+    assert [(r["clause"], r["outcome"]) for r in again["results"]] == [("AIE-3.3-07", "fail")]
+    assert again["summary"]["partial"] is True and again["seed"] == 7
