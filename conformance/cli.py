@@ -82,10 +82,9 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _print_summary(report, console: Console) -> None:
-    shown = [r for r in report.results if r.outcome != "pass" and not
-             (r.outcome == "untestable" and r.untestable_reason == "not-observable")]
+    shown = [r for r in report.results if r.outcome in ("fail", "error")]
     if shown:
-        table = Table(title="clauses that did not pass", show_lines=False)
+        table = Table(title="failing clauses", show_lines=False)
         for col in ("clause", "§", "level", "outcome", "observed"):
             table.add_column(col, overflow="fold")
         for r in shown:
@@ -95,11 +94,11 @@ def _print_summary(report, console: Console) -> None:
     style = {"full": "bold green", "conformant": "green", "non-conformant": "bold red"}[s.level]
     c = s.counts
     console.print(f"[{style}]{report.draft['short']}: {s.level}[/] — MUST {c['MUST']['pass']} passed, "
-                  f"{c['MUST']['fail']} failed, {c['MUST']['untestable']} untestable; SHOULD {c['SHOULD']['pass']} "
+                  f"{c['MUST']['fail']} failed, {len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} "
                   f"passed, {c['SHOULD']['fail']} failed; {report.requests_sent} requests; seed {report.seed}")
     if s.must_unverified:
         console.print(f"[yellow]{len(s.must_unverified)} MUST clause(s) could not be checked because a prerequisite "
-                      "failed; they do not count as passed.[/yellow]")
+                      "failed; they do not count as passed (each names its prerequisite in the report).[/yellow]")
 
 
 def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
