@@ -75,6 +75,15 @@ def pytest_configure(config: pytest.Config) -> None:
         seed = int(hypothesis_seed) if hypothesis_seed not in (None, "") else random.randrange(2**32)
     if hasattr(config.option, "hypothesis_seed") and hypothesis_seed in (None, ""):
         config.option.hypothesis_seed = seed
+    from conformance.reports.render import FORMATS
+
+    formats = [f.strip() for f in (config.getoption("adck_format") or "").split(",") if f.strip()]
+    if set(formats) - set(FORMATS):
+        raise pytest.UsageError(f"--adck-format: unknown format(s) {', '.join(sorted(set(formats) - set(FORMATS)))}; "
+                                f"choose from {', '.join(FORMATS)}")
+    if config.getoption("adck_target") and getattr(config.option, "numprocesses", None):
+        raise pytest.UsageError("run a conformance suite without pytest-xdist (-n): the run fetches each "
+                                "resource once and shares it across clauses, which needs one process")
     state = RunState(seed=seed)
     config.stash[STATE] = state
     config.pluginmanager.register(_Collector(state), "adck-collector")
