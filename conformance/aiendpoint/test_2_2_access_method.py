@@ -50,3 +50,58 @@ def test_2_2_status_200_when_available(well_known: Fetch) -> None:
         untestable(f"answered {final.status}, which {EXPLAINED_STATUS[final.status]} reports")
     violation(f"GET {final.url} (a valid request: no credentials, Accept: application/json) "
               f"answered {final.status} {final.reason}")
+
+
+def _valid_request_headers():
+    """Headers of valid GETs: no credentials, an Accept that admits application/json (AMB-14)."""
+    from hypothesis import strategies as st
+
+    accept = st.sampled_from([
+        None, "application/json", "*/*", "application/*", "application/json, text/plain;q=0.5",
+        "text/html;q=0.9, application/json", "application/json;q=1.0, */*;q=0.1", "APPLICATION/JSON",
+    ])
+    agent = st.sampled_from(["adck", "ExampleAgent/1.0 (+https://agent.example)", "python-httpx/0.28",
+                             "Mozilla/5.0 (compatible; AIAgent/2.1)"])
+    language = st.sampled_from([None, "en", "ko-KR, en;q=0.8", "*"])
+    encoding = st.sampled_from([None, "gzip", "identity", "gzip, deflate, br"])
+    return st.fixed_dictionaries({}, optional={
+        "Accept": accept, "User-Agent": agent, "Accept-Language": language, "Accept-Encoding": encoding,
+    }).map(lambda d: {k: v for k, v in d.items() if v is not None})
+
+
+@clause("AIE-2.2-05")
+def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetcher) -> None:
+    """The server MUST respond with HTTP status code 200 (OK) when the AI Discovery Document
+    is available and the request is valid. Hypothesis varies the valid request (Accept,
+    User-Agent, Accept-Language, Accept-Encoding); a few requests, replayable with the seed."""
+    import json
+
+    from hypothesis import HealthCheck, given, settings
+
+    primary = response(well_known)
+    if primary.status != 200:
+        untestable(f"the plain GET already answered {primary.status} (see the other test of this clause)")
+    try:
+        expected = json.loads(primary.body)
+    except ValueError:
+        untestable("the document is not JSON, so answers cannot be compared (see AIE-3.1-01)")
+
+    @settings(max_examples=6, deadline=None, database=None, derandomize=False,
+              suppress_health_check=list(HealthCheck))
+    @given(headers=_valid_request_headers())
+    def check(headers: dict[str, str]) -> None:
+        fetch = adck_fetcher.fetch(well_known.url, headers=headers)
+        final = fetch.final
+        shown = ", ".join(f"{k}: {v}" for k, v in headers.items()) or "no extra headers"
+        if fetch.error or final is None:
+            violation(f"GET with {shown} got no answer: {fetch.describe_error()}")
+        if final.status != 200:
+            violation(f"GET with {shown} answered {final.status} {final.reason}")
+        try:
+            same = json.loads(final.body) == expected
+        except ValueError:
+            same = False
+        if not same:
+            violation(f"GET with {shown} answered 200 with another body than the plain GET")
+
+    check()

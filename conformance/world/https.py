@@ -66,6 +66,10 @@ def _handler(site: Site):
             return response
         if route.delay:
             time.sleep(route.delay)
+        if route.accept_exactly is not None and request.headers.get("Accept") != route.accept_exactly:
+            response = Response(b"not acceptable\n", status=406)
+            response.headers["Content-Type"] = "text/plain; charset=utf-8"
+            return response
         response = Response(site.render(route), status=route.status)
         del response.headers["Content-Type"]  # Werkzeug adds one; a route sets its own
         for name, value in route.headers:

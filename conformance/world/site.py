@@ -36,6 +36,8 @@ class Route:
     patch: tuple[dict, ...] = ()
     #: Seconds to wait before answering.
     delay: float = 0.0
+    #: When set, a request whose Accept header is not exactly this is answered 406.
+    accept_exactly: str | None = None
 
 
 @dataclass(frozen=True)
