@@ -103,8 +103,10 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     args += list(extra_args)
     grab = _Grab()
     code = int(pytest.main(args, plugins=[grab]))
-    if grab.report is None:
-        return RunResult(report=None, exit_code=EXIT_USAGE, pytest_exit=code)
+    if grab.report is None or code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR,
+                                       pytest.ExitCode.INTERRUPTED):
+        # the kit could not finish the run: whatever it gathered is no verdict
+        return RunResult(report=grab.report, exit_code=EXIT_USAGE, written=grab.written, pytest_exit=code)
     exit_code = EXIT_CONFORMANT if grab.report.summary.conformant else EXIT_NONCONFORMANT
     return RunResult(report=grab.report, exit_code=exit_code, written=grab.written, pytest_exit=code)
 

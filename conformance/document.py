@@ -43,6 +43,22 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON (RFC 8259)")
 
 
+_TOO_DEEP = "the JSON is nested deeper than the kit parses (a denial-of-service shape, 6.5)"
+
+
+class TooDeep(ValueError):
+    """Valid JSON, perhaps, but nested deeper than the kit's parser goes."""
+
+
+def loads(data: bytes | str) -> Any:
+    """The kit's one JSON parser for what targets send: strict RFC 8259 (no NaN, no
+    Infinity), and a ValueError, never a crash, for nesting too deep to parse."""
+    try:
+        return json.loads(data, parse_constant=_reject_constant)
+    except RecursionError:
+        raise TooDeep(_TOO_DEEP) from None
+
+
 class _Invalid:
     def __init__(self, error: str) -> None:
         self.error = error
@@ -104,7 +120,9 @@ class Document:
         text = self.raw.decode("utf-8")
         text = text[1:] if text.startswith("\ufeff") else text
         try:
-            return json.loads(text, parse_constant=_reject_constant)
+            return loads(text)
+        except TooDeep:
+            return _Invalid(_TOO_DEEP)
         except ValueError as exc:
             return _Invalid(f"not valid JSON: {exc}")
 
@@ -114,6 +132,11 @@ class Document:
         if self.unreadable:
             return None
         return self._parsed.error if isinstance(self._parsed, _Invalid) else None
+
+    @property
+    def too_deep(self) -> bool:
+        """JSON nested deeper than the kit's parser goes: it cannot be judged either way."""
+        return isinstance(self._parsed, _Invalid) and self._parsed.error == _TOO_DEEP
 
     def value(self) -> Any:
         """The JSON value, or *untestable* when the document does not parse."""

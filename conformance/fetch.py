@@ -65,6 +65,10 @@ class ConnectTo:
                 "(e.g. api.example.com:443:127.0.0.1:8443)"
             )
         h1, p1, h2, p2 = m.groups()
+        for p in (p1, p2):
+            if p and not 0 < int(p) < 65536:
+                raise ValueError(f"--connect-to {spec!r}: port {p} is not in 1-65535; expected "
+                                 "HOST1:PORT1:HOST2:PORT2 (e.g. api.example.com:443:127.0.0.1:8443)")
         return cls(h1.strip("[]").lower(), int(p1) if p1 else None, h2.strip("[]"), int(p2) if p2 else None)
 
     def maps(self, host: str, port: int) -> tuple[str, int] | None:
@@ -90,11 +94,54 @@ class HttpConfig:
     limits: Limits = Limits()
 
 
+class _Deadline(threading.local):
+    """The monotonic time by which the current thread's request must be over (None: no request)."""
+
+    at: float | None = None
+
+    def bound(self, timeout: float | None, exc: type[Exception]) -> float | None:
+        """``timeout`` shortened to what is left before the deadline; ``exc`` once it has passed."""
+        if self.at is None:
+            return timeout
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise exc("the request's total deadline passed")
+        return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A connection whose every read and write ends by the request's deadline, so a peer that
+    trickles (headers included) cannot stretch a request past ``Limits.total_timeout``."""
+
+    def __init__(self, inner: httpcore.NetworkStream, deadline: _Deadline) -> None:
+        self._inner = inner
+        self._deadline = deadline
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, self._deadline.bound(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, self._deadline.bound(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(self, ssl_context: ssl.SSLContext, server_hostname: str | None = None,
+                  timeout: float | None = None) -> httpcore.NetworkStream:
+        inner = self._inner.start_tls(ssl_context, server_hostname,
+                                      self._deadline.bound(timeout, httpcore.ConnectTimeout))
+        return _DeadlineStream(inner, self._deadline)
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
 class _MappedBackend(httpcore.NetworkBackend):
     """Opens TCP connections to the ``--connect-to`` destination of a host:port."""
 
-    def __init__(self, mappings: tuple[ConnectTo, ...]) -> None:
+    def __init__(self, mappings: tuple[ConnectTo, ...], deadline: _Deadline) -> None:
         self._mappings = mappings
+        self._deadline = deadline
         self._inner = httpcore.SyncBackend()
 
     def connect_tcp(self, host: str, port: int, timeout: float | None = None,
@@ -104,15 +151,16 @@ class _MappedBackend(httpcore.NetworkBackend):
             if dest:
                 host, port = dest
                 break
-        return self._inner.connect_tcp(host, port, timeout=timeout, local_address=local_address,
-                                       socket_options=socket_options)
+        stream = self._inner.connect_tcp(host, port, timeout=self._deadline.bound(timeout, httpcore.ConnectTimeout),
+                                         local_address=local_address, socket_options=socket_options)
+        return _DeadlineStream(stream, self._deadline)
 
     def sleep(self, seconds: float) -> None:  # pragma: no cover - not used without retries
         self._inner.sleep(seconds)
 
 
 class _Transport(httpx.HTTPTransport):
-    def __init__(self, ssl_context: ssl.SSLContext, mappings: tuple[ConnectTo, ...]) -> None:
+    def __init__(self, ssl_context: ssl.SSLContext, mappings: tuple[ConnectTo, ...], deadline: _Deadline) -> None:
         super().__init__(verify=ssl_context, trust_env=False, retries=0)
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl_context,
@@ -120,8 +168,15 @@ class _Transport(httpx.HTTPTransport):
             http1=True,
             http2=False,
             retries=0,
-            network_backend=_MappedBackend(mappings),
+            network_backend=_MappedBackend(mappings, deadline),
         )
+
+
+class _Client(httpx.Client):
+    def _build_redirect_request(self, request: httpx.Request, response: httpx.Response) -> None:  # type: ignore[override]
+        # The fetcher follows redirects itself; httpx would parse a hostile Location here and
+        # raise, losing the response (fetch() reports it as a bad-redirect, with evidence).
+        return None
 
 
 @dataclass
@@ -225,11 +280,13 @@ class Fetcher:
         ctx.check_hostname = True
         ctx.verify_mode = ssl.CERT_REQUIRED
         no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
-        self._client = httpx.Client(
-            transport=_Transport(ctx, config.connect_to),
+        self._deadline = _Deadline()
+        self._client = _Client(
+            transport=_Transport(ctx, config.connect_to, self._deadline),
             trust_env=False,
             follow_redirects=False,
-            cookies=httpx.Cookies(no_cookies),
+            # The jar itself: httpx copies an httpx.Cookies into a fresh jar, losing the policy.
+            cookies=no_cookies,
             timeout=httpx.Timeout(self.limits.total_timeout, connect=self.limits.connect_timeout),
             headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
         )
@@ -290,11 +347,21 @@ class Fetcher:
         return result  # pragma: no cover - the loop always returns
 
     def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None) -> Exchange:
+        if url.userinfo:  # httpx would turn user:password@ (say, from a Location) into Basic auth
+            url = url.copy_with(userinfo=b"")
         request = self._client.build_request(method, url, headers=headers)
         exchange = Exchange(method=method, url=str(url), request_headers=dict(request.headers))
         limits = self.limits
         started = time.monotonic()
         self.requests_sent += 1
+        self._deadline.at = started + limits.total_timeout
+        try:
+            return self._exchange(request, exchange, started)
+        finally:
+            self._deadline.at = None
+
+    def _exchange(self, request: httpx.Request, exchange: Exchange, started: float) -> Exchange:
+        limits = self.limits
         try:
             response = self._client.send(request, stream=True)
         except Exception as exc:  # noqa: BLE001 - every failure of the target becomes evidence
@@ -324,7 +391,7 @@ class Fetcher:
             except Exception as exc:  # noqa: BLE001
                 exchange.error = _classify(exc)
             body = b"".join(chunks)
-            exchange.body = body[: limits.max_body_bytes + 1]
+            exchange.body = body[: limits.max_body_bytes]
             exchange.elapsed_total = time.monotonic() - started
         finally:
             response.close()

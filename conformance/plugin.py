@@ -241,7 +241,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome, message = _classify(call)
     if call.when == "setup" and outcome == "fail":
         outcome = "error"
-    evidence = _evidence(item) if outcome != "pass" else []
+    try:
+        evidence = _evidence(item) if outcome != "pass" else []
+    except Exception as exc:  # noqa: BLE001 - hostile bytes must not crash the run
+        evidence = [{"request": {"method": "?", "url": "?", "headers": {}},
+                     "error": {"kind": "evidence", "detail": f"the kit could not render the evidence: {exc!r}"}}]
     module = getattr(item, "module", None)
     name = f"{module.__name__.rsplit('.', 1)[-1]}::{item.name}" if module else item.nodeid
     data = model.TestOutcome(nodeid=name, clause=mark.args[0], outcome=outcome, message=message,

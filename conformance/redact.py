@@ -12,7 +12,10 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from conformance.document import loads
+
 REDACTED = "[redacted]"
+
 
 SECRET_HEADERS = frozenset({
     "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key",
@@ -93,11 +96,10 @@ def body_excerpt(body: bytes, limit: int = 2048) -> str:
     """A redacted excerpt of a body for evidence: JSON is redacted member by member."""
     decoded = body.decode("utf-8", errors="replace")
     try:
-        value = json.loads(decoded)
-    except ValueError:
-        excerpt = text(decoded[:limit])
-    else:
+        value = loads(decoded)
         excerpt = json.dumps(json_value(value), ensure_ascii=False, indent=1)[:limit]
+    except ValueError:  # not JSON, or nested deeper than the kit parses
+        excerpt = text(decoded[:limit])
     if len(decoded) > limit:
         excerpt += f"… [{len(body)} bytes in all]"
     return excerpt

@@ -6,6 +6,7 @@ import json
 from urllib.parse import urlsplit
 
 from conformance.aiendpoint.conftest import FETCH_ERROR_CLAUSE, delivered, response
+from conformance.document import loads
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -29,14 +30,14 @@ def test_2_1_alias_content_identical(well_known: Fetch, alias: Fetch) -> None:
     if alias.error or final is None or not 200 <= final.status < 300:
         not_applicable(f"/ai is not served ({alias.describe_error() if alias.error else final and final.status})")
     try:
-        alias_value = json.loads(final.body)
+        alias_value = loads(final.body)
     except ValueError:
         not_applicable("/ai answers, but not with a JSON document (an unrelated page is not an alias)")
     primary = delivered(well_known)
     if primary.body == final.body:
         return
     try:
-        primary_value = json.loads(primary.body)
+        primary_value = loads(primary.body)
     except ValueError:
         untestable("the /.well-known/ai body is not JSON, so the two cannot be compared (see AIE-3.1-01)")
     if primary_value != alias_value:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from conformance.aiendpoint.conftest import EXPLAINED_STATUS, response
+from conformance.document import loads
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, untestable, violation
 
@@ -74,15 +75,13 @@ def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetche
     """The server MUST respond with HTTP status code 200 (OK) when the AI Discovery Document
     is available and the request is valid. Hypothesis varies the valid request (Accept,
     User-Agent, Accept-Language, Accept-Encoding); a few requests, replayable with the seed."""
-    import json
-
     from hypothesis import HealthCheck, given, settings
 
     primary = response(well_known)
     if primary.status != 200:
         untestable(f"the plain GET already answered {primary.status} (see the other test of this clause)")
     try:
-        expected = json.loads(primary.body)
+        expected = loads(primary.body)
     except ValueError:
         untestable("the document is not JSON, so answers cannot be compared (see AIE-3.1-01)")
 
@@ -98,7 +97,7 @@ def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetche
         if final.status != 200:
             violation(f"GET with {shown} answered {final.status} {final.reason}")
         try:
-            same = json.loads(final.body) == expected
+            same = loads(final.body) == expected
         except ValueError:
             same = False
         if not same:

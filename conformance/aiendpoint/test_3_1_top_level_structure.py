@@ -22,6 +22,11 @@ def test_3_1_top_level_contains_required_fields(document: Document) -> None:
     """The top-level JSON object MUST contain the following fields: aiendpoint, service, capabilities."""
     if document.unreadable:
         untestable(f"{document.unreadable} (see AIE-2.4-01, AIE-4.5-01)")
+    if document.too_deep:
+        first = document.raw.lstrip(b" \t\r\n\xef\xbb\xbf")[:1]
+        if first != b"{":
+            violation(f"the top-level value is not an object: it starts with {first!r} ({document.parse_error})")
+        untestable(f"{document.parse_error}; the kit cannot tell whether it is a conforming object")
     if document.parse_error:
         violation(f"there is no top-level JSON object: {document.parse_error}")
     value = document.value()
