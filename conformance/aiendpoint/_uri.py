@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-_ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:[^\s]+$")
+_ABSOLUTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:[^\s]+\Z")  # \Z: $ also matches before a final newline
 
 
 def absolute_uri_problem(value: str) -> str | None:

@@ -28,7 +28,9 @@ _GRANDFATHERED = (
     "i-tao|i-tay|i-tsu|sgn-be-fr|sgn-be-nl|sgn-ch-de|art-lojban|cel-gaulish|no-bok|no-nyn|"
     "zh-guoyu|zh-hakka|zh-min|zh-min-nan|zh-xiang"
 )
-BCP47 = re.compile(rf"^(?:{_LANGTAG}|x(?:-[a-z0-9]{{1,8}})+|{_GRANDFATHERED})$", re.IGNORECASE)
+# re.ASCII: without it IGNORECASE lets [a-z] match KELVIN SIGN, LONG S and dotless/dotted I;
+# \Z, not $: $ also matches before a final newline.
+BCP47 = re.compile(rf"^(?:{_LANGTAG}|x(?:-[a-z0-9]{{1,8}})+|{_GRANDFATHERED})\Z", re.IGNORECASE | re.ASCII)
 
 
 @clause("AIE-3.2-01")

@@ -10,7 +10,7 @@ from conformance.outcomes import clause, violation
 
 AUTH_TYPES = ("none", "apikey", "bearer", "oauth2")
 # RFC 9110 section 5.1: field-name = token
-FIELD_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")
+FIELD_NAME = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")  # \Z: $ also matches before a final newline
 
 
 @clause("AIE-3.4-01")

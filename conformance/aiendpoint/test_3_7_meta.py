@@ -19,7 +19,9 @@ def last_updated_problem(value: str) -> str | None:
             dt.date.fromisoformat(value)
             return None
         if _DATETIME.match(value):
-            dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+            # a leap second (23:59:60) is a real UTC time that Python's datetime cannot hold
+            leap = value[11:19] == "23:59:60"
+            dt.datetime.strptime(value[:17] + "59Z" if leap else value, "%Y-%m-%dT%H:%M:%SZ")
             return None
     except ValueError:
         return f"{value!r} is not a real date"

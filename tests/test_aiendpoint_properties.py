@@ -1,0 +1,164 @@
+"""Properties of the aiendpoint document-role suite, over generated documents.
+
+A valid document fails nothing; a document broken for one clause fails that clause and no
+other (but the ones a break cannot help breaking, IMPLIED); every document-role MUST and
+SHOULD the suite tests has such a break; and the kit's JSON Schema of the document agrees
+with the suite on the MUST-level structure.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance import catalog
+from conformance.aiendpoint.oracle import failing, judge
+from conformance.aiendpoint.strategies import (
+    BYTE_MUTATIONS, IMPLIED, MUTATIONS, SIZE_LIMIT, documents, serialized,
+)
+from conformance.resources import fixtures_dir, profile_dir
+
+DRAFT = "aiendpoint"
+PROFILE = catalog.load(DRAFT)
+REFERENCE = fixtures_dir(DRAFT) / "document.json"
+SCHEMA = profile_dir(DRAFT) / "schemas" / "ai-discovery-document.schema.json"
+
+#: Generation of whole documents is the slow part; these keep the file near 30 s on 2 cores.
+PROPERTY = settings(deadline=None, database=None, max_examples=150,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PER_CLAUSE = settings(PROPERTY, max_examples=25)
+FEW = settings(PROPERTY, max_examples=20)
+
+#: Breaks the schema must reject: MUST clauses whose every generated break is structural
+#: (a missing member, a wrong type, a length, a pattern, an enum, a closed set). Left out:
+#: SHOULDs, and MUSTs a schema cannot fully say (unique ids, real dates, http(s) URIs with a
+#: host, credentials, "none" with write methods).
+SCHEMA_REJECTS = (
+    "AIE-3.1-01", "AIE-3.1-02", "AIE-3.1-03", "AIE-3.1-04", "AIE-3.1-06", "AIE-3.1-07", "AIE-3.1-08",
+    "AIE-3.1-09", "AIE-3.1-10", "AIE-3.1-12", "AIE-3.2-01", "AIE-3.2-02", "AIE-3.2-04", "AIE-3.2-05", "AIE-3.2-07",
+    "AIE-3.2-10", "AIE-3.2-14", "AIE-3.2-15", "AIE-3.2-16", "AIE-3.2-17", "AIE-3.2-18", "AIE-3.3-01",
+    "AIE-3.3-04", "AIE-3.3-05", "AIE-3.3-07", "AIE-3.3-08", "AIE-3.3-10", "AIE-3.3-11", "AIE-3.3-13",
+    "AIE-3.3-14", "AIE-3.3-16", "AIE-3.3-17", "AIE-3.3-19", "AIE-3.3-21", "AIE-3.3-22", "AIE-3.4-01",
+    "AIE-3.4-02", "AIE-3.4-03", "AIE-3.5-01", "AIE-3.6-01", "AIE-3.6-02", "AIE-3.6-04",
+)
+
+
+@cache
+def validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def reference() -> dict[str, Any]:
+    return json.loads(REFERENCE.read_text("utf-8"))
+
+
+def explain(doc: Any) -> str:
+    verdict = judge(doc)
+    return ", ".join(f"{c}={o}" for c, o in sorted(verdict.items()) if o in ("fail", "untestable"))
+
+
+# ------------------------------------------------------------------ the mutation tables
+def test_every_tested_must_and_should_of_the_document_has_a_break() -> None:
+    bound = catalog.suite_bindings(PROFILE.suite)
+    tested = {cid for cid, c in PROFILE.clauses.items()
+              if c.role == "document" and c.level in ("MUST", "SHOULD") and bound.get(cid)}
+    assert not MUTATIONS.keys() & BYTE_MUTATIONS.keys()
+    assert tested == MUTATIONS.keys() | BYTE_MUTATIONS.keys(), (
+        f"no break for {sorted(tested - MUTATIONS.keys() - BYTE_MUTATIONS.keys())}; "
+        f"breaks for clauses the suite does not test at MUST/SHOULD: {sorted((MUTATIONS.keys() | BYTE_MUTATIONS.keys()) - tested)}")
+    assert all(IMPLIED[c] <= tested and c not in IMPLIED[c] for c in IMPLIED)
+
+
+# ------------------------------------------------------------------ valid documents
+def test_reference_document_fails_nothing() -> None:
+    verdict = judge(REFERENCE.read_bytes())
+    assert {c for c, o in verdict.items() if o in ("fail", "untestable")} == set(), explain(REFERENCE.read_bytes())
+    assert not list(validator().iter_errors(reference()))
+
+
+@PROPERTY
+@given(documents())
+def test_valid_documents_fail_nothing(doc: dict[str, Any]) -> None:
+    verdict = judge(doc)
+    assert set(verdict.values()) <= {"pass", "not-applicable"}, explain(doc)
+
+
+@FEW
+@given(st.data())
+def test_valid_documents_fail_nothing_in_any_json_spelling(data: st.DataObject) -> None:
+    """White space, escaped non-ASCII and a size of exactly 64 KiB change nothing."""
+    doc = data.draw(documents(), label="document")
+    body = data.draw(serialized(doc), label="serialized").encode("utf-8")
+    if data.draw(st.booleans(), label="pad to 64 KiB"):
+        body += b" " * (SIZE_LIMIT - len(body))
+    assert failing(body) == set(), explain(body)
+
+
+@PROPERTY
+@given(documents())
+def test_schema_accepts_valid_documents(doc: dict[str, Any]) -> None:
+    errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator().iter_errors(doc)]
+    assert not errors, errors
+
+
+# ------------------------------------------------------------------ single-clause breaks
+@pytest.mark.parametrize("clause_id", sorted(MUTATIONS))
+@PER_CLAUSE
+@given(data=st.data())
+def test_mutation_fails_exactly_its_clause(clause_id: str, data: st.DataObject) -> None:
+    doc = data.draw(documents(), label="valid")
+    original = copy.deepcopy(doc)
+    mutated = data.draw(MUTATIONS[clause_id](doc), label="mutated")
+    assert doc == original, "a mutation must not change the document it is given"
+    assert failing(mutated) == {clause_id} | IMPLIED.get(clause_id, set()), explain(mutated)
+
+
+@pytest.mark.parametrize("clause_id", sorted(BYTE_MUTATIONS))
+@PER_CLAUSE
+@given(data=st.data())
+def test_byte_mutation_fails_exactly_its_clause(clause_id: str, data: st.DataObject) -> None:
+    doc = data.draw(documents(), label="valid")
+    mutated = data.draw(BYTE_MUTATIONS[clause_id](doc), label="mutated")
+    assert isinstance(mutated, bytes)
+    assert failing(mutated) == {clause_id} | IMPLIED.get(clause_id, set()), explain(mutated)
+
+
+@pytest.mark.parametrize("clause_id", SCHEMA_REJECTS)
+@settings(PROPERTY, max_examples=8)
+@given(data=st.data())
+def test_schema_rejects_structural_breaks(clause_id: str, data: st.DataObject) -> None:
+    doc = data.draw(documents(), label="valid")
+    mutated = data.draw(MUTATIONS[clause_id](doc), label="mutated")
+    assert not validator().is_valid(mutated)
+
+
+def _patched(path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
+    doc = reference()
+    node = doc
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    return doc
+
+
+@pytest.mark.parametrize(("doc", "expected"), [
+    # the lower bound of 1..300 is not the upper one: an empty description is under 200
+    (_patched(("service", "description"), ""), {"AIE-3.2-07"}),
+    # the empty id matches no pattern and is shorter than 1
+    (_patched(("capabilities", 0, "id"), ""), {"AIE-3.3-07", "AIE-3.3-08"}),
+    # a credential as a member of auth is also a member the draft does not define there
+    (_patched(("auth", "api_key"), "adck-fake-credential-0000"), {"AIE-6.2-01", "AIE-3.1-11"}),
+    # a custom member of token_hints is also not a boolean
+    (_patched(("token_hints", "x_cache"), "yes"), {"AIE-3.1-11", "AIE-3.5-01"}),
+], ids=["empty-description", "empty-id", "credential-member", "custom-token-hint"])
+def test_breaks_with_known_companions(doc: dict[str, Any], expected: set[str]) -> None:
+    assert failing(doc) == expected, explain(doc)
