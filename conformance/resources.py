@@ -38,29 +38,22 @@ def fixtures_dir(draft: str) -> Path:
     return _data_root() / "fixtures" / draft
 
 
+def _shared(env: str, name: str) -> Path | None:
+    """``$env`` if set, else ``../shared/<name>`` beside the checkout; None when absent."""
+    candidates = [Path(os.environ[env])] if os.environ.get(env) else []
+    candidates.append(_PACKAGE.parent.parent / "shared" / name)
+    return next((c for c in candidates if c.is_dir()), None)
+
+
 def specs_dir() -> Path | None:
     """The folder holding the drafts' texts, if there is one.
 
     The project does not carry the drafts. Self-tests read them from ``$ADCK_SPECS`` or
     from ``../shared/specs`` beside the checkout; ``None`` when neither exists.
     """
-    candidates = []
-    if os.environ.get("ADCK_SPECS"):
-        candidates.append(Path(os.environ["ADCK_SPECS"]))
-    candidates.append(_PACKAGE.parent.parent / "shared" / "specs")
-    for c in candidates:
-        if c.is_dir():
-            return c
-    return None
+    return _shared("ADCK_SPECS", "specs")
 
 
 def corpora_dir() -> Path | None:
     """The folder of real documents published by the drafts' authors (read-only, never copied)."""
-    candidates = []
-    if os.environ.get("ADCK_CORPORA"):
-        candidates.append(Path(os.environ["ADCK_CORPORA"]))
-    candidates.append(_PACKAGE.parent.parent / "shared" / "corpora")
-    for c in candidates:
-        if c.is_dir():
-            return c
-    return None
+    return _shared("ADCK_CORPORA", "corpora")

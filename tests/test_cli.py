@@ -71,7 +71,7 @@ def test_unreachable_origin_is_a_failing_clause_not_a_crash(capsys: pytest.Captu
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # closed again before the run: nothing listens there
-    code, _ = run_cli(capsys, "run", "aiendpoint", "--target", f"https://gone.adck.test",
+    code, _ = run_cli(capsys, "run", "aiendpoint", "--target", "https://gone.adck.test",
                       "--connect-to", f"gone.adck.test:443:127.0.0.1:{port}", "--timeout", "2",
                       "--report-dir", str(tmp_path))
     report = json.loads((tmp_path / "report.json").read_text("utf-8"))

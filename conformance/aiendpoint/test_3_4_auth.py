@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.aiendpoint._uri import absolute_uri_problem
+from conformance.aiendpoint._uri import check_uri_member
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, violation
 
@@ -42,11 +42,7 @@ def test_3_4_header_is_field_name(document: Document) -> None:
 @clause("AIE-3.4-05")
 def test_3_4_docs_is_uri(document: Document) -> None:
     """docs: (string, OPTIONAL) A URI pointing to human-readable documentation."""
-    value = document.member("auth", "docs", required=False)
-    if not isinstance(value, str):
-        violation(f"auth.docs is a JSON {kind_name(value)}, not a string")
-    if problem := absolute_uri_problem(value):
-        violation(f"auth.docs: {problem}")
+    check_uri_member(document, "auth", "docs")
 
 
 @clause("AIE-3.4-07")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from conformance.aiendpoint._uri import absolute_uri_problem
+from conformance.aiendpoint._uri import check_uri_member
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, violation
 
@@ -38,21 +38,13 @@ def test_3_7_last_updated_iso8601(document: Document) -> None:
         violation(f"meta.last_updated: {problem}")
 
 
-def _uri_member(document: Document, name: str) -> None:
-    value = document.member("meta", name, required=False)
-    if not isinstance(value, str):
-        violation(f"meta.{name} is a JSON {kind_name(value)}, not a string")
-    if problem := absolute_uri_problem(value):
-        violation(f"meta.{name}: {problem}")
-
-
 @clause("AIE-3.7-02")
 def test_3_7_changelog_is_uri(document: Document) -> None:
     """changelog: (string, OPTIONAL) A URI pointing to a changelog or release notes page."""
-    _uri_member(document, "changelog")
+    check_uri_member(document, "meta", "changelog")
 
 
 @clause("AIE-3.7-03")
 def test_3_7_status_is_uri(document: Document) -> None:
     """status: (string, OPTIONAL) A URI pointing to a service status page."""
-    _uri_member(document, "status")
+    check_uri_member(document, "meta", "status")

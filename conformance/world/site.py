@@ -12,7 +12,6 @@ import copy
 import json
 import tomllib
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from conformance.resources import fixtures_dir
