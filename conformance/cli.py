@@ -95,10 +95,17 @@ def _print_summary(report, console: Console) -> None:
     c = s.counts
     console.print(f"[{style}]{report.draft['short']}: {s.level}[/] — MUST {c['MUST']['pass']} passed, "
                   f"{c['MUST']['fail']} failed, {len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} "
-                  f"passed, {c['SHOULD']['fail']} failed; {report.requests_sent} requests; seed {report.seed}")
+                  f"passed, {c['SHOULD']['fail']} failed; {_traffic(report)}; seed {report.seed}")
     if s.must_unverified:
         console.print(f"[yellow]{len(s.must_unverified)} MUST clause(s) could not be checked because a prerequisite "
                       "failed; they do not count as passed (each names its prerequisite in the report).[/yellow]")
+
+
+def _traffic(report) -> str:
+    adapter = report.target.get("adapter")
+    if adapter:
+        return f"{adapter['steps']} harness steps, {adapter['client_requests']} requests from the client"
+    return f"{report.requests_sent} requests"
 
 
 def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:

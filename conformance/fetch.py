@@ -273,12 +273,17 @@ class Fetcher:
     every request that left the kit (each redirect hop is one).
     """
 
-    def __init__(self, config: HttpConfig = HttpConfig()) -> None:
+    def __init__(self, config: HttpConfig = HttpConfig(), ssl_context: ssl.SSLContext | None = None) -> None:
+        """``ssl_context`` replaces the verifying context built from ``config`` (the kit's
+        broken reference agents use it to mis-validate on purpose; nothing else should)."""
         self.config = config
         self.limits = config.limits
-        ctx = ssl.create_default_context(cafile=str(config.ca_bundle) if config.ca_bundle else None)
-        ctx.check_hostname = True
-        ctx.verify_mode = ssl.CERT_REQUIRED
+        if ssl_context is not None:
+            ctx = ssl_context
+        else:
+            ctx = ssl.create_default_context(cafile=str(config.ca_bundle) if config.ca_bundle else None)
+            ctx.check_hostname = True
+            ctx.verify_mode = ssl.CERT_REQUIRED
         no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
         self._deadline = _Deadline()
         self._client = _Client(
@@ -311,12 +316,13 @@ class Fetcher:
                 self._cache[key] = self.fetch(url, headers=headers)
             return self._cache[key]
 
-    def fetch(self, url: str, method: str = "GET", headers: dict[str, str] | None = None) -> Fetch:
+    def fetch(self, url: str, method: str = "GET", headers: dict[str, str] | None = None,
+              content: bytes | None = None) -> Fetch:
         """Send a request and follow redirects within the limits; never raises for the target's faults."""
         result = Fetch(url=url)
         current = httpx.URL(url)
         for hop in range(self.limits.max_redirects + 1):
-            exchange = self._send(method, current, headers)
+            exchange = self._send(method, current, headers, content)
             result.exchanges.append(exchange)
             if exchange.error and exchange.status is None:
                 result.error = exchange.error
@@ -342,14 +348,16 @@ class Fetcher:
                 result.error = ("too-many-redirects",
                                 f"more than {self.limits.max_redirects} consecutive redirects; the next one, to {nxt}, was not followed")
                 return result
-            method = "GET" if exchange.status == 303 or (exchange.status in (301, 302) and method == "POST") else method
+            if exchange.status == 303 or (exchange.status in (301, 302) and method == "POST"):
+                method, content = "GET", None
             current = nxt
         return result  # pragma: no cover - the loop always returns
 
-    def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None) -> Exchange:
+    def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None,
+              content: bytes | None = None) -> Exchange:
         if url.userinfo:  # httpx would turn user:password@ (say, from a Location) into Basic auth
             url = url.copy_with(userinfo=b"")
-        request = self._client.build_request(method, url, headers=headers)
+        request = self._client.build_request(method, url, headers=headers, content=content)
         exchange = Exchange(method=method, url=str(url), request_headers=dict(request.headers))
         limits = self.limits
         started = time.monotonic()

@@ -36,6 +36,8 @@ class RunState:
     roles: list[str] = field(default_factory=list)
     selected: set[str] = field(default_factory=set)
     fetcher: Fetcher | None = None
+    #: The scenario world of an agent-role run (it counts the client's requests).
+    world: Any = None
     outcomes: dict[str, model.TestOutcome] = field(default_factory=dict)
     report: model.Report | None = None
     written: list[Path] = field(default_factory=list)
@@ -123,6 +125,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     try:
         options = TargetOptions(
             draft=profile.short,
+            roles=tuple(config.getoption("adck_role")),
             ca_bundle=Path(config.getoption("adck_ca_bundle")) if config.getoption("adck_ca_bundle") else None,
             connect_to=tuple(ConnectTo.parse(s) for s in config.getoption("adck_connect_to")),
             limits=Limits(total_timeout=config.getoption("adck_timeout"),
@@ -180,6 +183,25 @@ def adck_target(request: pytest.FixtureRequest) -> Target:
 
 
 @pytest.fixture(scope="session")
+def adck_adapter(adck_target: Target):
+    """The harness adapter of a client target (agent role)."""
+    if adck_target.adapter is None:
+        raise pytest.UsageError("agent-role tests need a client target (builtin, python:..., cmd:...)")
+    return adck_target.adapter
+
+
+@pytest.fixture(scope="session")
+def scenario_world(request: pytest.FixtureRequest):
+    """The loopback world where the kit plays the server for the client under test."""
+    from conformance.world.scenarios import ScenarioWorld
+
+    world = ScenarioWorld()
+    request.config.stash[STATE].world = world
+    yield world
+    world.stop()
+
+
+@pytest.fixture(scope="session")
 def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher:
     """The session's one fetcher: every request of the run goes through it and is counted."""
     state = request.config.stash[STATE]
@@ -200,6 +222,10 @@ def _classify(call: pytest.CallInfo) -> tuple[str, str]:
         return "untestable", str(exc.msg)
     if isinstance(exc, (ClauseViolation, AssertionError)):
         return "fail", str(exc) or "assertion failed"
+    from conformance.harness.adapters import AdapterError
+
+    if isinstance(exc, AdapterError):
+        return "error", f"adapter error, not a verdict on the client: {exc}"
     return "error", f"the kit could not evaluate this clause: {type(exc).__name__}: {exc}"
 
 
@@ -213,7 +239,7 @@ def _evidence(item: pytest.Item) -> list[dict[str, Any]]:
         for ex in getter():
             if id(ex) not in seen:
                 seen.add(id(ex))
-                out.append(model.exchange_evidence(ex))
+                out.append(model.evidence_item(ex))
     return out
 
 
@@ -222,10 +248,8 @@ def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str
     lines = [f"{clause.id} (§{clause.section}, {clause.keyword}, {clause.role})",
              f'  the draft: "{clause.text}"',
              f"  observed:  {message}"]
-    for ev in evidence[-3:]:
-        req, resp = ev["request"], ev.get("response")
-        got = f"{resp['status']} {resp['reason']}" if resp else ev.get("error", {}).get("kind", "no response")
-        lines.append(f"  evidence:  {req['method']} {req['url']} -> {got}")
+    for ev in evidence[-4:]:
+        lines.append(f"  evidence:  {model.evidence_line(ev)}")
     return "\n".join(lines)
 
 
@@ -268,6 +292,20 @@ class _Collector:
                 self.state.outcomes[report.nodeid] = model.TestOutcome(**value)
 
 
+def _target_info(state: RunState) -> dict[str, Any]:
+    target = state.target
+    assert target is not None
+    info: dict[str, Any] = {"spec": target.spec, "kind": target.kind, "description": target.description,
+                            "notes": list(target.notes)}
+    if target.adapter is not None:
+        from conformance.harness import PROTOCOL
+
+        info["adapter"] = {"spec": target.adapter.spec, "protocol": PROTOCOL, "client": target.adapter.client,
+                           "operations": list(target.adapter.operations), "steps": len(target.adapter.steps),
+                           "client_requests": state.world.request_count() if state.world else 0}
+    return info
+
+
 def _replay_template(config: pytest.Config, state: RunState) -> str:
     template = config.getoption("adck_replay")
     if template:
@@ -287,6 +325,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = config.stash.get(STATE, None)
     if state is None or state.profile is None or state.target is None:
         return
+    # a run pytest could not finish (internal error, interrupt) is reported, but never as conformant
+    completed = exitstatus not in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.INTERRUPTED)
+    if not completed:
+        state.target.notes.append(f"the run did not complete (pytest exit status {int(exitstatus)}): "
+                                  "this report is partial and its verdict is non-conformant")
     try:
         template = _replay_template(config, state)
         outcomes = list(state.outcomes.values())
@@ -298,15 +341,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.report = model.Report(
             kit={"name": "adck", "version": __version__},
             draft={"short": state.profile.short, "id": state.profile.draft, "title": state.profile.title},
-            target={"spec": state.target.spec, "kind": state.target.kind,
-                    "description": state.target.description, "notes": list(state.target.notes)},
+            target=_target_info(state),
             roles=list(state.roles),
             seed=state.seed,
             requests_sent=state.fetcher.requests_sent if state.fetcher else 0,
             started_at=_dt.datetime.fromtimestamp(state.started, _dt.timezone.utc).isoformat(timespec="seconds"),
             duration_s=round(time.time() - state.started, 3),
             command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
-            summary=model.summarize(results, partial=bool(state.selected)),
+            summary=model.summarize(results, partial=bool(state.selected) or not completed, completed=completed),
             results=results,
             coverage={s: sum(1 for c in in_roles if c.status == s)
                       for s in ("tested", "untestable", "optional", "untested")},

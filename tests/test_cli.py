@@ -13,6 +13,9 @@ import pytest
 from conformance import cli
 
 
+REFERENCE = Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json"
+
+
 def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str]:
     code = cli.main(list(argv))
     out = capsys.readouterr()
@@ -51,7 +54,8 @@ def test_failure_output_names_section_quotes_and_observes(capsys: pytest.Capture
     (["run", "aiendpoint", "--target", "builtin", "--clause", "AIE-9.9-99"], "unknown clause"),
     (["run", "aiendpoint", "--target", "builtin", "--connect-to", "nonsense"], "HOST1:PORT1:HOST2:PORT2"),
     (["run", "aiendpoint", "--target", "builtin", "--ca-bundle", "/no/such.pem"], "no such file"),
-    (["run", "aiendpoint", "--target", "builtin", "--role", "agent"], "cannot be checked in the agent role"),
+    (["run", "aiendpoint", "--target", str(REFERENCE), "--role", "agent"], "cannot be checked in the agent role"),
+    (["run", "aiendpoint", "--target", "builtin", "--role", "server"], "is not a role of aiendpoint"),
 ])
 def test_unusable_arguments_exit_2_with_a_reason(argv, words, capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     code, out = run_cli(capsys, *argv, "--report-dir", str(tmp_path))

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 from conformance.aiendpoint import ALIAS_PATH, WELL_KNOWN_PATH
 from conformance.document import Document
 from conformance.fetch import Exchange, Fetch, Fetcher
-from conformance.outcomes import untestable
+from conformance.harness.adapters import Adapter
+from conformance.outcomes import not_applicable, untestable
 from conformance.targets import Target
+from conformance.world.scenarios import Scenario, ScenarioWorld
+from conformance.world.site import load_reference
 
 #: Non-200 statuses that another clause already explains, and that clause.
 EXPLAINED_STATUS = {
@@ -76,3 +82,110 @@ def document(adck_target: Target, adck_fetcher: Fetcher, request: pytest.Fixture
     fetch = request.getfixturevalue("well_known")
     delivered(fetch)
     return Document.from_fetch(fetch)
+
+
+# ---------------------------------------------------------------- agent role (client under test)
+
+#: The clients' clock starts here; steps move it forward (no test sleeps for real time).
+T0 = datetime(2026, 3, 15, 12, 0, tzinfo=timezone.utc)
+
+
+class Scenarios:
+    """The scenarios one test sets up (the reference publisher's site, changed like a mutant)."""
+
+    def __init__(self, world: ScenarioWorld) -> None:
+        self.world = world
+        self.created: list[Scenario] = []
+
+    def new(self, name: str, *, patch: list[dict] | None = None, routes: list[dict] | None = None,
+            listener: str = "https", alias: bool = False) -> Scenario:
+        """A scenario; ``/ai`` is not served unless ``alias`` (or a route) says so, so that a
+        client's use of the alias never muddles a scenario about something else."""
+        routes = list(routes or [])
+        if not alias and not any(r["path"] == "/ai" for r in routes):
+            routes.append({"path": "/ai", "status": 404, "body": "text", "text": "not found",
+                           "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]})
+        scenario = self.world.add(name, load_reference("aiendpoint"), patch=patch, routes=routes,
+                                  listener=listener)  # type: ignore[arg-type]
+        self.created.append(scenario)
+        return scenario
+
+    def evidence(self) -> list:
+        """What a report shows: the requests the client sent, and each step with its reply."""
+        return [e for s in self.created for e in s.evidence()]
+
+
+class Client:
+    """Drives the client under test through its adapter, one scenario step at a time."""
+
+    def __init__(self, adapter: Adapter, run: str) -> None:
+        self.adapter = adapter
+        self.run_id = run
+        self._steps = itertools.count(1)
+
+    def discover(self, scenario: Scenario, *, at: timedelta = timedelta(0), session: str | None = None,
+                 authority: str | None = None, credentials: dict[str, str] | None = None) -> dict:
+        params: dict = {"authority": authority or scenario.authority}
+        if credentials:
+            params["credentials"] = credentials
+        return self._run(scenario, "aiendpoint.discover", params, at, session)
+
+    def invoke(self, scenario: Scenario, capability: str, arguments: dict | None = None, *,
+               at: timedelta = timedelta(0), session: str | None = None) -> dict:
+        params = {"authority": scenario.authority, "capability": capability, "arguments": arguments or {}}
+        return self._run(scenario, "aiendpoint.invoke", params, at, session)
+
+    def session(self, scenario: Scenario) -> str:
+        """A session id for several steps against one scenario (the client keeps its state)."""
+        return f"{self.run_id}-{scenario.host}"
+
+    def _run(self, scenario: Scenario, operation: str, params: dict, at: timedelta, session: str | None) -> dict:
+        __tracebackhide__ = True
+        if operation not in self.adapter.operations:
+            not_applicable(f"the client's adapter does not offer {operation}")
+        step = f"{self.run_id}-{next(self._steps)}"
+        request = {"type": "run", "id": step, "session": session or step, "operation": operation,
+                   "params": params | {"now": (T0 + at).isoformat().replace("+00:00", "Z"),
+                                       "network": scenario.network()}}
+        before = len(self.adapter.steps)
+        try:
+            return self.adapter.run(request)
+        finally:
+            scenario.steps.extend(self.adapter.steps[before:])
+
+
+@pytest.fixture
+def scenarios(scenario_world: ScenarioWorld) -> Scenarios:
+    return Scenarios(scenario_world)
+
+
+@pytest.fixture(scope="session")
+def client(adck_adapter: Adapter, request: pytest.FixtureRequest) -> Client:
+    from conformance.plugin import STATE
+
+    return Client(adck_adapter, f"r{request.config.stash[STATE].seed}")
+
+
+def said(reply: dict) -> str:
+    """A client's reply in a few words, for failure messages."""
+    kind = reply.get("error_kind")
+    return f"the client answered {reply.get('outcome')!r}" + (f" ({kind})" if kind else "")
+
+
+def accepted_document(reply: dict) -> dict:
+    """The document a client accepted, or *untestable* when it accepted none where a
+    conforming client would have (the basic discovery of AIE-4.1-01 is the prerequisite)."""
+    __tracebackhide__ = True
+    if reply.get("outcome") != "document" or not isinstance(reply.get("document"), dict):
+        untestable(f"{said(reply)} where the reference publisher serves a valid document (see AIE-4.1-01)")
+    return reply["document"]
+
+
+def redirect_chain(count: int, start: str = "/.well-known/ai") -> list[dict]:
+    """Routes: ``start`` redirects ``count`` times, then the document is served."""
+    hops = [start] + [f"/hop/{i}" for i in range(1, count + 1)]
+    routes = [{"path": a, "status": 302, "body": "empty", "headers": {"Location": b},
+               "remove_headers": ["Content-Type", "Cache-Control"]} for a, b in zip(hops, hops[1:])]
+    routes.append({"path": hops[-1], "body": "document",
+                   "headers": {"Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"}})
+    return routes

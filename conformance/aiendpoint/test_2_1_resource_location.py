@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from conformance.aiendpoint.conftest import FETCH_ERROR_CLAUSE, delivered, response
+from conformance.aiendpoint.conftest import (FETCH_ERROR_CLAUSE, Client, Scenarios, accepted_document, delivered,
+                                              response)
 from conformance.document import loads
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, not_applicable, untestable, violation
@@ -70,3 +71,17 @@ def test_2_1_not_served_at_path_with_query_or_fragment(well_known: Fetch) -> Non
     parts = urlsplit(final.url)
     if parts.query:
         violation(f"the document is served at {final.url}, a path with query parameters")
+
+
+# ------------------------------------------------------------------ agent role
+
+
+@clause("AIE-2.1-04")
+def test_2_1_agent_treats_well_known_as_authoritative(client: Client, scenarios: Scenarios) -> None:
+    """An AI agent that receives differing content from the two locations MUST treat the
+    "/.well-known/ai" response as authoritative."""
+    s = scenarios.new("alias-differs", alias=True, routes=[{"path": "/ai", "patch": [
+        {"op": "replace", "path": "/service/name", "value": "Alias Notes"}]}])
+    document = accepted_document(client.discover(s))
+    if document.get("service", {}).get("name") == "Alias Notes":
+        violation("the client accepted the /ai document, which differs from /.well-known/ai")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.aiendpoint.conftest import EXPLAINED_STATUS, response
+from conformance.aiendpoint.conftest import EXPLAINED_STATUS, Client, Scenarios, redirect_chain, response, said
 from conformance.document import loads
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, untestable, violation
@@ -104,3 +104,43 @@ def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetche
             violation(f"GET with {shown} answered 200 with another body than the plain GET")
 
     check()
+
+
+# ------------------------------------------------------------------ agent role
+
+
+@clause("AIE-2.2-07")
+def test_2_2_agent_concludes_no_document_on_404(client: Client, scenarios: Scenarios) -> None:
+    """An AI agent receiving a 404 response MUST conclude that the service does not publish an
+    AI Discovery Document."""
+    s = scenarios.new("not-found", routes=[
+        {"path": p, "status": 404, "body": "text", "text": "not found", "headers": {"Content-Type": "text/plain"},
+         "remove_headers": ["Cache-Control"]} for p in ("/.well-known/ai", "/ai")])
+    reply = client.discover(s)
+    if reply["outcome"] != "none":
+        violation(f"/.well-known/ai answered 404 and {said(reply)}, not 'none' (no document published)")
+
+
+@clause("AIE-2.2-09")
+def test_2_2_agent_follows_five_redirects(client: Client, scenarios: Scenarios) -> None:
+    """An AI agent MUST follow redirects up to a maximum of 5 consecutive redirections."""
+    s = scenarios.new("five-redirects", routes=redirect_chain(5))
+    reply = client.discover(s)
+    reached = [r.path for r in s.requests()]
+    if reply["outcome"] != "document":
+        violation(f"after 5 redirects the document was there, but {said(reply)} (requests: {', '.join(reached)})")
+
+
+@clause("AIE-2.2-10")
+def test_2_2_agent_refuses_https_to_http_redirect(client: Client, scenarios: Scenarios) -> None:
+    """The agent MUST NOT follow redirects that change the scheme from "https" to "http"."""
+    s = scenarios.new("redirect-to-http", routes=[{
+        "path": "/.well-known/ai", "status": 302, "body": "empty",
+        "headers": {"Location": "http://{host}/.well-known/ai"}, "remove_headers": ["Content-Type"]}])
+    client.discover(s)
+    sent = s.requests()
+    if not sent or sent[0].listener == "http":
+        untestable("the client did not start over https, so no https-to-http redirect was met (see AIE-6.4-01)")
+    plain = [r for r in sent if r.listener == "http"]
+    if plain:
+        violation(f"after the https redirect to http the client sent {plain[0].method} http://{s.host}{plain[0].path}")

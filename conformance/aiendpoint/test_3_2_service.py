@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+from conformance.aiendpoint.conftest import Client, Scenarios, said
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, violation
 
@@ -156,3 +157,16 @@ def test_3_2_language_not_empty(document: Document) -> None:
 def test_3_2_language_no_duplicates(document: Document) -> None:
     """The array ... MUST NOT contain duplicate values (language)."""
     _no_duplicates(document, "language")
+
+
+# ------------------------------------------------------------------ agent role
+
+
+@clause("AIE-3.2-13")
+def test_3_2_agent_ignores_unrecognized_category(client: Client, scenarios: Scenarios) -> None:
+    """A discovery system encountering an unrecognized category value SHOULD ignore it without error."""
+    s = scenarios.new("unknown-category", patch=[
+        {"op": "replace", "path": "/service/category", "value": ["productivity", "quantum-notes"]}])
+    reply = client.discover(s)
+    if reply["outcome"] != "document":
+        violation(f"a document with the category 'quantum-notes' was served and {said(reply)}")

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from typing import Any, Callable
 
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document
 from conformance.document import Document, is_kind, kind_name
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -200,3 +201,24 @@ def test_3_3_returns_at_most_300(document: Document) -> None:
     """The value MUST NOT exceed 300 characters in length."""
     _check_each(_members(document, "returns", str, required=False), "returns",
                 lambda v: None if len(v) <= 300 else f"has {len(v)} characters")
+
+
+# ------------------------------------------------------------------ agent role
+
+
+@clause("AIE-3.3-15")
+def test_3_3_agent_resolves_relative_endpoints(client: Client, scenarios: Scenarios) -> None:
+    """If the value begins with "/" (U+002F), it is a relative path and MUST be resolved
+    against the authority of the AI Discovery Document's URI."""
+    s = scenarios.new("relative-endpoints")
+    reply = client.discover(s)
+    accepted_document(reply)
+    urls = {c.get("id"): c.get("url") for c in reply.get("capabilities", [])}
+    expected = {"search_notes": f"https://{s.host}/api/notes/search",
+                "create_note": "https://write.publisher.adck.test/api/notes"}
+    missing = [cid for cid in expected if cid not in urls]
+    if missing:
+        untestable(f"the client did not report the well-formed capabilities {', '.join(missing)}")
+    wrong = [f"{cid} -> {urls[cid]!r} (expected {url})" for cid, url in expected.items() if urls[cid] != url]
+    if wrong:
+        violation("endpoints resolved wrongly: " + "; ".join(wrong))

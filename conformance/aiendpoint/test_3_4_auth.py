@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 
 from conformance.aiendpoint._uri import check_uri_member
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document
 from conformance.document import Document, kind_name
-from conformance.outcomes import clause, violation
+from conformance.outcomes import clause, untestable, violation
 
 AUTH_TYPES = ("none", "apikey", "bearer", "oauth2")
 # RFC 9110 section 5.1: field-name = token
@@ -51,3 +52,19 @@ def test_3_4_auth_object_included(document: Document) -> None:
     authentication is required, with type set to "none"."""
     if "auth" not in document.top():
         violation("the document has no auth object")
+
+
+# ------------------------------------------------------------------ agent role
+
+
+@clause("AIE-3.4-06")
+def test_3_4_agent_assumes_auth_may_be_required(client: Client, scenarios: Scenarios) -> None:
+    """If the "auth" object is omitted entirely, an AI agent SHOULD assume that authentication
+    may be required."""
+    s = scenarios.new("no-auth-object", patch=[{"op": "remove", "path": "/auth"}])
+    reply = client.discover(s)
+    accepted_document(reply)
+    if "auth_required" not in reply:
+        untestable("the client's adapter does not report auth_required")
+    if reply["auth_required"] is False:
+        violation("the document has no auth object and the client concluded no authentication is required")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 
-from conformance.aiendpoint.conftest import delivered
+from datetime import timedelta
+
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, delivered, said
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, untestable, violation
 
@@ -34,3 +36,22 @@ def test_4_2_max_age_86400(well_known: Fetch) -> None:
         violation(f"Cache-Control {cache_control!r} has no max-age")
     if int(m.group(1)) != RECOMMENDED_MAX_AGE:
         violation(f"Cache-Control max-age is {m.group(1)} s, not {RECOMMENDED_MAX_AGE}")
+
+
+# ------------------------------------------------------------------ agent role
+
+
+@clause("AIE-4.2-03")
+def test_4_2_agent_respects_http_caching(client: Client, scenarios: Scenarios) -> None:
+    """AI agents SHOULD respect standard HTTP caching semantics. (Cache-Control: public,
+    max-age=86400; the client asks again one hour later.)"""
+    s = scenarios.new("cacheable")
+    session = client.session(s)
+    accepted_document(client.discover(s, session=session))
+    before = len(s.requests())
+    reply = client.discover(s, session=session, at=timedelta(hours=1))
+    again = s.requests()[before:]
+    if again:
+        violation(f"one hour into a max-age of 86400 s the client sent {again[0].method} {again[0].path} again")
+    if reply["outcome"] != "document":
+        violation(f"from its cache the client should have the document; {said(reply)}")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from urllib.parse import parse_qsl, urlsplit
 
 from conformance import redact
-from conformance.aiendpoint.conftest import response
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, response, said
 from conformance.document import Document
 from conformance.fetch import Fetch
-from conformance.outcomes import clause, untestable, violation
+from conformance.outcomes import clause, not_applicable, untestable, violation
 
 UNSAFE_METHODS = ("POST", "PUT", "DELETE", "PATCH")
 
@@ -85,3 +86,90 @@ def test_6_4_served_over_https(well_known: Fetch) -> None:
     final = response(well_known)
     if not final.url.startswith("https://"):
         violation(f"the document is served from {final.url}, over plain HTTP")
+
+
+# ------------------------------------------------------------------ agent role
+
+SECRET = "adck-client-credential-5f2a9c"
+
+
+@clause("AIE-6.2-02")
+def test_6_2_agent_caches_no_credentials(client: Client, scenarios: Scenarios) -> None:
+    """An AI agent that stores or caches AI Discovery Documents MUST ensure that no
+    credentials are written into the cached document, even if the agent possesses
+    credentials for the service."""
+    s = scenarios.new("client-holds-credentials")
+    reply = client.discover(s, credentials={"X-API-Key": SECRET})
+    accepted_document(reply)
+    if reply.get("cached") is None:
+        not_applicable("the client reports that it caches nothing")
+    if SECRET in json.dumps(reply["cached"]):
+        violation("the credential the client holds for the service is in its cached document")
+
+
+@clause("AIE-6.4-01")
+def test_6_4_agent_fetches_over_https(client: Client, scenarios: Scenarios) -> None:
+    """AI agents MUST fetch the AI Discovery Document over HTTPS (TLS). (The authority is
+    given as a bare host name.)"""
+    s = scenarios.new("bare-host")
+    reply = client.discover(s, authority=s.host)
+    plain = s.requests("http")
+    if plain:
+        violation(f"given the host {s.host}, the client fetched http://{s.host}{plain[0].path} over plain HTTP")
+    if not s.requests():
+        untestable(f"the client sent no request for a bare host name ({said(reply)})")
+
+
+@clause("AIE-6.4-02")
+def test_6_4_agent_never_fetches_over_plain_http(client: Client, scenarios: Scenarios) -> None:
+    """Agents MUST NOT fetch the document over plain HTTP. (The authority is given as
+    http://HOST; an agent may upgrade it to https or refuse.)"""
+    s = scenarios.new("http-authority")
+    client.discover(s, authority=f"http://{s.host}")
+    plain = s.requests("http")
+    if plain:
+        violation(f"the client sent {plain[0].method} http://{s.host}{plain[0].path} over plain HTTP")
+
+
+@clause("AIE-6.4-04")
+def test_6_4_agent_validates_certificate_names(client: Client, scenarios: Scenarios) -> None:
+    """AI agents SHOULD validate TLS certificates according to [RFC6125] ... (a certificate
+    from the trusted CA, for another name)."""
+    s = scenarios.new("wrong-name-certificate", listener="wrong-name")
+    reply = client.discover(s)
+    if reply["outcome"] == "document" or s.requests():
+        violation(f"the certificate names another host and {said(reply)}"
+                  + (f", after sending {s.requests()[0].method} {s.requests()[0].path}" if s.requests() else ""))
+
+
+@clause("AIE-6.4-05")
+def test_6_4_agent_does_not_proceed_on_untrusted_certificate(client: Client, scenarios: Scenarios) -> None:
+    """AI agents ... MUST NOT proceed if certificate validation fails. (A certificate for the
+    right name from a CA the client was not told to trust.)"""
+    s = scenarios.new("untrusted-certificate", listener="untrusted")
+    reply = client.discover(s)
+    if reply["outcome"] == "document" or s.requests():
+        violation(f"the certificate's CA is not trusted and {said(reply)}"
+                  + (f", after sending {s.requests()[0].method} {s.requests()[0].path}" if s.requests() else ""))
+
+
+@clause("AIE-6.5-01")
+def test_6_5_agent_enforces_size_limits(client: Client, scenarios: Scenarios) -> None:
+    """AI agents SHOULD enforce the size limits described in Section 4.5. (A 400 KiB document;
+    4.5 lets agents refuse anything over 256 kilobytes.)"""
+    s = scenarios.new("oversized", routes=[{"path": "/.well-known/ai", "pad_bytes": 400 * 1024}])
+    reply = client.discover(s)
+    if reply["outcome"] == "document":
+        violation("the client accepted a document of over 400 KiB")
+
+
+@clause("AIE-6.5-02")
+def test_6_5_agent_limits_capabilities(client: Client, scenarios: Scenarios) -> None:
+    """AI agents ... SHOULD impose their own limits on the number of capabilities processed
+    (RECOMMENDED: no more than 100 capabilities per document)."""
+    many = [{"id": f"read_{i}", "description": f"Read shelf {i}", "endpoint": f"/api/shelves/{i}", "method": "GET"}
+            for i in range(150)]
+    s = scenarios.new("many-capabilities", patch=[{"op": "replace", "path": "/capabilities", "value": many}])
+    reply = client.discover(s)
+    if reply["outcome"] == "document" and len(reply.get("capabilities", [])) > 100:
+        violation(f"the client processed {len(reply['capabilities'])} capabilities of one document")

@@ -9,6 +9,7 @@ in that state is never counted as a pass).
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -75,6 +76,44 @@ def exchange_evidence(ex: Exchange) -> dict[str, Any]:
     return out
 
 
+def harness_evidence(step: Any) -> dict[str, Any]:
+    """One harness step (what the kit asked the client's adapter, what it replied), redacted."""
+
+    def shown(value: Any) -> Any:
+        value = redact.json_value(value)
+        text = json.dumps(value, ensure_ascii=False)
+        return value if len(text) <= 4096 else f"[{len(text)} characters] " + text[:1024] + "…"
+
+    request = dict(step.request)
+    params = {k: v for k, v in request.get("params", {}).items() if k != "network"}
+    params["network"] = {k: v for k, v in request.get("params", {}).get("network", {}).items() if k != "ca_pem"}
+    request["params"] = shown(params)
+    reply = None
+    if isinstance(step.reply, dict):
+        reply = {k: shown(v) if k in ("document", "cached") else redact.json_value(v) for k, v in step.reply.items()}
+    out: dict[str, Any] = {"harness": {"request": request, "reply": reply}}
+    if step.error:
+        out["harness"]["error"] = step.error
+    return out
+
+
+def evidence_item(item: Any) -> dict[str, Any]:
+    """Report evidence for an HTTP exchange or a harness step."""
+    return exchange_evidence(item) if isinstance(item, Exchange) else harness_evidence(item)
+
+
+def evidence_line(ev: dict[str, Any]) -> str:
+    """One line for a person: ``GET https://… -> 200 OK`` or ``run aiendpoint.discover https://… -> none``."""
+    if "harness" in ev:
+        h = ev["harness"]
+        params = h["request"].get("params", {})
+        got = h.get("error") or (f"{h['reply'].get('outcome')}" if h.get("reply") else "no reply")
+        return f"{h['request'].get('operation', h['request'].get('type'))} {params.get('authority', '')} -> {got}"
+    req, resp = ev["request"], ev.get("response")
+    got = f"{resp['status']} {resp['reason']}" if resp else f"no response ({ev.get('error', {}).get('kind')})"
+    return f"{req['method']} {req['url']} -> {got}"
+
+
 def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None) -> ClauseResult:
     ranked = sorted(outcomes, key=lambda o: _PRECEDENCE.index(o.outcome))
     first = ranked[0]
@@ -108,14 +147,14 @@ class Summary:
     partial: bool = False
 
 
-def summarize(results: list[ClauseResult], partial: bool = False) -> Summary:
+def summarize(results: list[ClauseResult], partial: bool = False, completed: bool = True) -> Summary:
     counts: dict[str, dict[str, int]] = {
         lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
         for lvl in ("MUST", "SHOULD", "MAY")
     }
     for r in results:
         counts[r.level][r.outcome] += 1
-    conformant = all(r.counts_as_met() for r in results if r.level == "MUST")
+    conformant = completed and all(r.counts_as_met() for r in results if r.level == "MUST")
     full = conformant and all(r.counts_as_met() for r in results if r.level == "SHOULD")
     return Summary(
         conformant=conformant,

@@ -16,7 +16,7 @@ from typing import Callable
 
 import jsonschema
 
-from conformance.reports.model import Report
+from conformance.reports.model import Report, evidence_line
 
 SCHEMA_PATH = Path(__file__).with_name("report.schema.json")
 FORMATS = ("json", "junit", "md", "html", "badge")
@@ -95,10 +95,8 @@ def to_markdown(report: Report) -> str:
         for r in failing:
             lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
                       f"> {r.text}", "", f"Observed: {r.message}", "", f"Replay: `{r.replay}`", ""]
-            for ev in r.evidence[:3]:
-                req, resp = ev["request"], ev.get("response")
-                got = f"{resp['status']} {resp['reason']}" if resp else f"no response ({ev.get('error', {}).get('kind')})"
-                lines.append(f"- `{req['method']} {req['url']}` → {got}")
+            for ev in r.evidence[:4]:
+                lines.append(f"- `{evidence_line(ev)}`")
             lines.append("")
     lines += ["", "## All clauses", "", "| clause | § | level | outcome | note |", "|---|---|---|---|---|"]
     for r in report.results:

@@ -12,9 +12,12 @@ import re
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Callable, Literal, Protocol
+from typing import TYPE_CHECKING, Callable, Literal, Protocol
 
 from conformance.fetch import ConnectTo, HttpConfig, Limits
+
+if TYPE_CHECKING:
+    from conformance.harness.adapters import Adapter
 
 ENTRY_POINT_GROUP = "adck.targets"
 
@@ -28,6 +31,8 @@ class TargetOptions:
     """What the user said about reaching the target."""
 
     draft: str
+    #: The roles the user asked for (empty: the target's own).
+    roles: tuple[str, ...] = ()
     ca_bundle: Path | None = None
     connect_to: tuple[ConnectTo, ...] = ()
     limits: Limits = Limits()
@@ -42,7 +47,7 @@ class Target:
 
     #: The target as the user named it, with any credentials removed.
     spec: str
-    kind: Literal["origin", "document"]
+    kind: Literal["origin", "document", "agent"]
     description: str
     #: The roles of the draft this target can be checked in.
     roles: tuple[str, ...]
@@ -51,6 +56,8 @@ class Target:
     http: HttpConfig = field(default_factory=HttpConfig)
     #: The file of a document target.
     document_path: Path | None = None
+    #: The harness adapter of a client (agent) target.
+    adapter: "Adapter | None" = None
     #: Things the report should say about how the target was reached.
     notes: list[str] = field(default_factory=list)
     _on_close: Callable[[], None] | None = None
@@ -77,8 +84,10 @@ def kinds() -> dict[str, TargetKind]:
         from conformance.targets.document import DocumentTargets
         from conformance.targets.origin import OriginTargets
 
+        from conformance.targets.agent import CommandTargets, PythonTargets
+
         found = {"builtin": BuiltinTargets(), "http": OriginTargets(), "https": OriginTargets(),
-                 "file": DocumentTargets()}
+                 "file": DocumentTargets(), "python": PythonTargets(), "cmd": CommandTargets()}
     return found
 
 

@@ -17,6 +17,8 @@ class BuiltinTargets:
 
     def create(self, spec: str, options: TargetOptions) -> Target:
         name = spec.partition(":")[2]
+        if "agent" in options.roles:
+            return self._agent(spec, name, options)
         try:
             site = load_reference(options.draft)
         except FileNotFoundError:
@@ -46,3 +48,27 @@ class BuiltinTargets:
             notes=[f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"],
             _on_close=origin.stop,
         )
+
+    def _agent(self, spec: str, name: str, options: TargetOptions) -> Target:
+        """The reference agent, or a broken variant of it (fixtures/<draft>/agent-mutants.toml)."""
+        import shlex
+        import sys
+
+        from conformance.agent.adapter import make_handler
+        from conformance.agent.mutants import VARIANTS
+        from conformance.harness.adapters import callable_adapter, command_adapter
+        from conformance.targets.agent import agent_target
+
+        if not name:
+            return agent_target(spec, callable_adapter(make_handler(), spec), "built-in reference agent")
+        variants = load_mutants(options.draft, "mutants", file="agent-mutants.toml")
+        if name not in variants or name not in VARIANTS:
+            raise TargetError(f"no built-in agent variant {name!r} for {options.draft}; "
+                              f"`adck targets {options.draft}` lists the {len(variants)} there are")
+        variant = variants[name]
+        if variant.via == "cmd":
+            command = f"cmd:{shlex.quote(sys.executable)} -m conformance.agent.adapter --variant {name}"
+            adapter = command_adapter(command)
+        else:
+            adapter = callable_adapter(make_handler(VARIANTS[name], f"adck reference agent, broken variant {name}"), spec)
+        return agent_target(spec, adapter, f"built-in broken agent variant {name!r} ({variant.summary}):")

@@ -57,26 +57,24 @@ class MockOrigin:
         self.stop()
 
 
-def _handler(site: Site):
-    def handle(request: Request) -> Response:
-        route = site.route_for(request.path, request.query_string.decode("latin-1"))
-        if route is None:
-            response = Response(b"not found\n", status=404)
-            response.headers["Content-Type"] = "text/plain; charset=utf-8"
-            return response
-        if route.delay:
-            time.sleep(route.delay)
-        if route.accept_exactly is not None and request.headers.get("Accept") != route.accept_exactly:
-            response = Response(b"not acceptable\n", status=406)
-            response.headers["Content-Type"] = "text/plain; charset=utf-8"
-            return response
-        response = Response(site.render(route), status=route.status)
-        del response.headers["Content-Type"]  # Werkzeug adds one; a route sets its own
-        for name, value in route.headers:
-            response.headers.add(name, value)
+def respond(site: Site, request: Request) -> Response:
+    """What ``site`` answers to ``request``: the one place a route becomes a response."""
+    route = site.route_for(request.path, request.query_string.decode("latin-1"))
+    if route is None:
+        response = Response(b"not found\n", status=404)
+        response.headers["Content-Type"] = "text/plain; charset=utf-8"
         return response
-
-    return handle
+    if route.delay:
+        time.sleep(route.delay)
+    if route.accept_exactly is not None and request.headers.get("Accept") != route.accept_exactly:
+        response = Response(b"not acceptable\n", status=406)
+        response.headers["Content-Type"] = "text/plain; charset=utf-8"
+        return response
+    response = Response(site.render(route), status=route.status)
+    del response.headers["Content-Type"]  # Werkzeug adds one; a route sets its own
+    for name, value in route.headers:
+        response.headers.add(name, value)
+    return response
 
 
 def serve(site: Site) -> MockOrigin:
@@ -85,6 +83,6 @@ def serve(site: Site) -> MockOrigin:
     if site.scheme == "https":
         ssl_context = tls.server_context(site.certificate_hostname or site.hostname)
     server = HTTPServer(host="127.0.0.1", port=0, ssl_context=ssl_context, threaded=True)
-    server.expect_request(re.compile(".*")).respond_with_handler(_handler(site))
+    server.expect_request(re.compile(".*")).respond_with_handler(lambda request: respond(site, request))
     server.start()
     return MockOrigin(site=site, server=server)

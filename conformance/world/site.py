@@ -120,6 +120,8 @@ class Mutant:
     clause: str | None
     summary: str
     expect: str | None = None
+    #: For agent variants: how the kit drives it ("python" in-process, "cmd" as a subprocess).
+    via: str = "python"
     #: Other clauses the variant cannot help failing, each with the reason.
     also_fails: dict[str, str] = field(default_factory=dict)
     site: dict = field(default_factory=dict)
@@ -143,10 +145,11 @@ def load_reference(draft: str) -> Site:
     return Site(document=document, routes=routes, **spec)
 
 
-def load_mutants(draft: str, table: str = "mutants") -> dict[str, Mutant]:
-    """The variants of a draft's reference site (``fixtures/<draft>/mutants.toml``):
-    ``table="mutants"`` the broken ones, ``table="conforming"`` the conforming ones."""
-    path = fixtures_dir(draft) / "mutants.toml"
+def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml") -> dict[str, Mutant]:
+    """The variants of a draft's reference implementations (``fixtures/<draft>/<file>``):
+    ``table="mutants"`` the broken ones, ``table="conforming"`` the conforming ones;
+    ``file="agent-mutants.toml"`` the broken reference agents."""
+    path = fixtures_dir(draft) / file
     if not path.exists():
         return {}
     raw = tomllib.loads(path.read_text("utf-8"))
@@ -155,6 +158,7 @@ def load_mutants(draft: str, table: str = "mutants") -> dict[str, Mutant]:
             name=name,
             clause=m.get("clause"),
             expect=m.get("expect"),
+            via=m.get("via", "python"),
             summary=m["summary"],
             also_fails=dict(m.get("also_fails", {})),
             site=dict(m.get("site", {})),

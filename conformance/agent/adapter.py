@@ -1,0 +1,99 @@
+"""The reference agent (or one of its broken variants) behind the harness protocol.
+
+In-process:    --target python:conformance.agent.adapter:handle
+As a process:  --target "cmd:python -m conformance.agent.adapter [--variant NAME]"
+
+A session is a fresh agent; its steps share the agent's memory (cache, backoff).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from conformance import __version__
+from conformance.agent.reference import Discovery, ReferenceAgent
+from conformance.fetch import ConnectTo, HttpConfig
+from conformance.harness import PROTOCOL
+
+
+def _reply(step_id: str, found: Discovery) -> dict:
+    reply = {"type": "result", "id": step_id, "outcome": found.outcome, "error_kind": found.error_kind,
+             "messages": found.messages}
+    if found.outcome == "document":
+        reply |= {"document": found.document, "capabilities": found.capabilities, "cached": found.cached,
+                  "auth_required": found.auth_required}
+    if found.outcome in ("invoked", "refused"):
+        reply["status"] = found.status
+    return reply
+
+
+def make_handler(agent_class: type[ReferenceAgent] = ReferenceAgent, name: str = "adck reference agent") -> Callable[[dict], dict]:
+    """A harness message handler driving ``agent_class``."""
+    sessions: dict[str, ReferenceAgent] = {}
+
+    def handle(message: dict) -> dict:
+        kind = message.get("type")
+        if kind == "hello":
+            return {"type": "hello", "protocol": PROTOCOL,
+                    "client": {"name": name, "version": __version__, "language": "python"},
+                    "operations": ["aiendpoint.discover", "aiendpoint.invoke"]}
+        if kind == "stop":
+            sessions.clear()
+            return {"type": "bye"}
+        params = message["params"]
+        agent = sessions.get(message["session"])
+        if agent is None:
+            network = params["network"]
+            http = HttpConfig(ca_bundle=Path(network["ca_file"]),
+                              connect_to=tuple(ConnectTo.parse(c) for c in network.get("connect_to", [])))
+            agent = sessions[message["session"]] = agent_class(http, credentials=params.get("credentials"))
+        now = datetime.fromisoformat(params["now"].replace("Z", "+00:00"))
+        try:
+            if message["operation"] == "aiendpoint.invoke":
+                found = agent.invoke(params["authority"], params.get("capability", ""), params.get("arguments", {}), now)
+            else:
+                found = agent.discover(params["authority"], now)
+        except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
+            found = Discovery("error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
+        return _reply(message["id"], found)
+
+    return handle
+
+
+#: The reference agent, in-process: ``--target python:conformance.agent.adapter:handle``.
+handle = make_handler()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """JSON lines on stdin, JSON lines on stdout, until ``stop`` or end of input."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", help="a broken variant from conformance.agent.mutants (default: the reference)")
+    args = parser.parse_args(argv)
+    agent_class: type[ReferenceAgent] = ReferenceAgent
+    name = "adck reference agent"
+    if args.variant:
+        from conformance.agent.mutants import VARIANTS
+
+        if args.variant not in VARIANTS:
+            parser.error(f"unknown variant {args.variant!r}; known: {', '.join(sorted(VARIANTS))}")
+        agent_class, name = VARIANTS[args.variant], f"adck reference agent, broken variant {args.variant}"
+    handler = make_handler(agent_class, name)
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        reply = handler(message)
+        if message.get("type") == "stop":
+            return 0
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""§4.3 Error Handling (agent role)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from conformance.aiendpoint.conftest import Client, Scenarios, said
+from conformance.outcomes import clause, untestable, violation
+
+_TEXT = {"body": "text", "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]}
+
+
+@clause("AIE-4.3-01")
+def test_4_3_agent_handles_server_errors_gracefully(client: Client, scenarios: Scenarios) -> None:
+    """AI agents MUST handle the following error conditions gracefully: ... HTTP 5xx."""
+    s = scenarios.new("server-error", routes=[
+        {"path": "/.well-known/ai", "status": 500, "text": "<html>oops</html>", **_TEXT},
+        {"path": "/ai", "status": 404, "text": "not found", **_TEXT}])
+    reply = client.discover(s)
+    if reply.get("error_kind") == "unhandled":
+        violation(f"the client raised on a 500 instead of handling it: {'; '.join(reply.get('messages', []))[:200]}")
+    if reply["outcome"] == "document":
+        violation("the client reports a document although the service answered 500")
+
+
+@clause("AIE-4.3-02")
+def test_4_3_agent_does_not_retry_404_within_24_hours(client: Client, scenarios: Scenarios) -> None:
+    """HTTP 404 (Not Found): ... The agent MUST NOT retry the request for the same authority
+    within a reasonable period (RECOMMENDED: 24 hours). (Asked again one hour later.)"""
+    s = scenarios.new("not-found-twice", routes=[{"path": "/.well-known/ai", "status": 404, "text": "no", **_TEXT}])
+    session = client.session(s)
+    client.discover(s, session=session)
+    first = s.requests()
+    if not first:
+        untestable("the client sent no request the first time")
+    client.discover(s, session=session, at=timedelta(hours=1))
+    again = s.requests()[len(first):]
+    if again:
+        violation(f"an hour after a 404 the client sent {again[0].method} {again[0].path} to the same authority")
+
+
+@clause("AIE-4.3-04")
+def test_4_3_agent_respects_retry_after(client: Client, scenarios: Scenarios) -> None:
+    """HTTP 429 (Too Many Requests): ... The agent MUST respect the Retry-After header if present.
+    (Retry-After: 3600; asked again ten minutes later.)"""
+    s = scenarios.new("rate-limited", routes=[{
+        "path": "/.well-known/ai", "status": 429, "text": "slow down", "body": "text",
+        "headers": {"Content-Type": "text/plain", "Retry-After": "3600"}, "remove_headers": ["Cache-Control"]}])
+    session = client.session(s)
+    client.discover(s, session=session)
+    first = s.requests()
+    if not first:
+        untestable("the client sent no request the first time")
+    client.discover(s, session=session, at=timedelta(minutes=10))
+    again = s.requests()[len(first):]
+    if again:
+        violation(f"ten minutes into a Retry-After of 3600 s the client sent {again[0].method} {again[0].path}")
+
+
+@clause("AIE-4.3-05")
+def test_4_3_agent_treats_invalid_json_as_not_implemented(client: Client, scenarios: Scenarios) -> None:
+    """Invalid JSON: If the response body cannot be parsed as valid JSON, the agent MUST treat
+    the service as not implementing this specification."""
+    s = scenarios.new("invalid-json", routes=[{"path": "/.well-known/ai", "body": "text",
+                                                "text": '{"aiendpoint": "1.0", "service": {'}])
+    reply = client.discover(s)
+    if reply["outcome"] != "none":
+        violation(f"the body was not JSON and {said(reply)}, not 'none' (the service does not implement the draft)")
+
+
+@clause("AIE-4.3-06")
+def test_4_3_agent_treats_missing_fields_as_invalid(client: Client, scenarios: Scenarios) -> None:
+    """Schema Violation: If the parsed JSON does not contain the required fields, the agent
+    SHOULD treat the document as invalid."""
+    s = scenarios.new("missing-capabilities", patch=[{"op": "remove", "path": "/capabilities"}])
+    reply = client.discover(s)
+    if reply["outcome"] == "document":
+        violation("the document lacks capabilities and the client accepted it")

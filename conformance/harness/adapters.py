@@ -1,0 +1,184 @@
+"""Adapters: the two ways the kit reaches a client under test, behind one interface.
+
+``python:MODULE:CALLABLE`` calls ``CALLABLE(message) -> reply`` in-process; ``cmd:COMMAND``
+starts COMMAND and speaks JSON lines over its stdin/stdout. Both get the same messages and
+both replies are validated against the same schemas, so a client gives the same verdicts
+through either. A reply that breaks the protocol raises :class:`AdapterError`: the report
+calls that an adapter error, never a failure of the client.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import queue
+import shlex
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Callable
+
+import jsonschema
+
+from conformance import __version__
+from conformance.harness import PROTOCOL
+
+SCHEMAS = Path(__file__).with_name("schemas")
+REPLY_TIMEOUT = 30.0
+
+
+class AdapterError(Exception):
+    """The adapter broke the harness protocol (no reply, not JSON, invalid reply)."""
+
+
+@cache
+def schema(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads((SCHEMAS / f"{name}.json").read_text("utf-8")))
+
+
+def _check(name: str, message: Any, what: str) -> dict:
+    errors = sorted(schema(name).iter_errors(message), key=lambda e: list(e.path))
+    if errors:
+        e = errors[0]
+        where = "/".join(map(str, e.path)) or "(top)"
+        raise AdapterError(f"{what} does not follow {PROTOCOL} ({name}.json at {where}: {e.message})")
+    return message
+
+
+@dataclass
+class Step:
+    """One request sent and the reply it got: the adapter's part of a report's evidence."""
+
+    request: dict
+    reply: dict | None = None
+    error: str | None = None
+
+
+@dataclass
+class Adapter:
+    """A connected adapter: ``run()`` sends one step and returns the validated reply."""
+
+    spec: str
+    send: Callable[[dict], Any]
+    closer: Callable[[], None] = lambda: None
+    client: dict = field(default_factory=dict)
+    operations: tuple[str, ...] = ()
+    steps: list[Step] = field(default_factory=list)
+
+    def start(self) -> "Adapter":
+        hello = {"type": "hello", "protocol": PROTOCOL, "kit": f"adck {__version__}"}
+        _check("request", hello, "the kit's hello")
+        reply = _check("hello", self.send(hello), "the adapter's hello")
+        self.client, self.operations = reply["client"], tuple(reply["operations"])
+        return self
+
+    def run(self, request: dict) -> dict:
+        _check("request", request, "the kit's request")
+        step = Step(request=request)
+        self.steps.append(step)
+        try:
+            reply = self.send(request)
+            step.reply = reply if isinstance(reply, dict) else {"not-an-object": repr(reply)[:200]}
+            _check("reply", reply, "the adapter's reply")
+            if reply["id"] != request["id"]:
+                raise AdapterError(f"the reply answers step {reply['id']!r}, not {request['id']!r}")
+        except AdapterError as exc:
+            step.error = str(exc)
+            raise
+        return reply
+
+    def close(self) -> None:
+        self.closer()
+
+
+def python_adapter(spec: str) -> Adapter:
+    """``python:MODULE:CALLABLE``: the callable takes a message dict and returns the reply."""
+    target = spec.removeprefix("python:")
+    module_name, _, attr = target.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"--target {spec!r}: expected python:MODULE:CALLABLE")
+    try:
+        fn = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"--target {spec!r}: cannot import {target}: {exc}") from None
+    return callable_adapter(fn, spec)
+
+
+def callable_adapter(fn: Callable[[dict], Any], spec: str) -> Adapter:
+    """An in-process adapter around a message handler."""
+
+    def send(message: dict) -> Any:
+        try:
+            return json.loads(json.dumps(fn(message)))  # the same bytes a subprocess would send
+        except AdapterError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise AdapterError(f"the reply is not JSON: {exc}") from None
+
+    return Adapter(spec=spec, send=send).start()
+
+
+class _Process:
+    def __init__(self, argv: list[str], timeout: float) -> None:
+        self.timeout = timeout
+        self.stderr = tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                         text=True, encoding="utf-8", bufsize=1)
+        except OSError as exc:
+            raise ValueError(f"cannot start the adapter {shlex.join(argv)!r}: {exc}") from None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.proc.stdout:  # type: ignore[union-attr]
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def stderr_tail(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read()[-600:].decode("utf-8", "replace").strip()
+
+    def send(self, message: dict) -> Any:
+        try:
+            self.proc.stdin.write(json.dumps(message) + "\n")  # type: ignore[union-attr]
+            self.proc.stdin.flush()  # type: ignore[union-attr]
+        except (BrokenPipeError, OSError):
+            raise AdapterError(f"the adapter closed its input (exit {self.proc.poll()}): {self.stderr_tail()}") from None
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            raise AdapterError(f"no reply within {self.timeout:g} s") from None
+        if line is None:
+            raise AdapterError(f"the adapter exited (status {self.proc.wait()}) without replying: {self.stderr_tail()}")
+        try:
+            return json.loads(line)
+        except ValueError:
+            raise AdapterError(f"the reply is not a JSON line: {line[:200]!r}") from None
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write(json.dumps({"type": "stop"}) + "\n")  # type: ignore[union-attr]
+                self.proc.stdin.close()  # type: ignore[union-attr]
+                self.proc.wait(timeout=5)
+            except Exception:  # noqa: BLE001
+                self.proc.kill()
+                self.proc.wait()
+        self.stderr.close()
+
+
+def command_adapter(spec: str, timeout: float = REPLY_TIMEOUT) -> Adapter:
+    """``cmd:COMMAND``: start COMMAND (split like a shell would, never run through one)."""
+    argv = shlex.split(spec.removeprefix("cmd:"))
+    if not argv:
+        raise ValueError(f"--target {spec!r}: expected cmd:COMMAND [ARGS...]")
+    process = _Process(argv, timeout)
+    try:
+        return Adapter(spec=spec, send=process.send, closer=process.close).start()
+    except Exception:
+        process.close()
+        raise

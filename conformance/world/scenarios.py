@@ -1,0 +1,171 @@
+"""The scenario world: where the kit plays the server for a client under test.
+
+One set of loopback listeners serves every scenario of a run, each scenario under a name of
+its own (``five-redirects-3.adck.test``), dispatched by the Host header, and records every
+request a client sends. Listeners:
+
+* ``https``       a certificate for ``*.adck.test`` from the mock CA (the one clients trust)
+* ``http``        plain HTTP, for the same names (a client should never reach it)
+* ``wrong-name``  a mock-CA certificate for another name (RFC 6125 hostname check)
+* ``untrusted``   a certificate for ``*.adck.test`` from a CA the client was not told to trust
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import re
+import threading
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import trustme
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+from conformance.fetch import Exchange
+from conformance.harness.adapters import Step
+from conformance.world import tls
+from conformance.world.https import respond
+from conformance.world.site import Mutant, Site, mutate
+
+logging.getLogger("werkzeug").setLevel(logging.ERROR)
+
+DOMAIN = "adck.test"
+Listener = Literal["https", "http", "wrong-name", "untrusted"]
+
+
+@dataclass
+class Recorded:
+    """A request a client sent, as the world saw it, and the status it got."""
+
+    listener: str
+    host: str
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    status: int
+
+    def exchange(self) -> Exchange:
+        scheme = "http" if self.listener == "http" else "https"
+        url = f"{scheme}://{self.host}{self.path}" + (f"?{self.query}" if self.query else "")
+        return Exchange(method=self.method, url=url, request_headers=self.headers, status=self.status,
+                        reason=f"(served by the {self.listener} listener)")
+
+
+@dataclass
+class Scenario:
+    """One server set-up for one client check: a site under its own name."""
+
+    name: str
+    host: str
+    site: Site
+    listener: Listener
+    world: "ScenarioWorld"
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def authority(self) -> str:
+        return f"https://{self.host}"
+
+    def requests(self, listener: str | None = None) -> list[Recorded]:
+        """Every request the client sent to this scenario's name (on one listener, or all)."""
+        return [r for r in self.world.log_of(self.host) if listener is None or r.listener == listener]
+
+    def network(self) -> dict:
+        """The harness request's ``network``: how the client reaches this scenario's name."""
+        w = self.world
+        return {
+            "connect_to": [f"{self.host}:443:127.0.0.1:{w.port(self.listener)}",
+                           f"{self.host}:80:127.0.0.1:{w.port('http')}"],
+            "ca_file": str(tls.ca_bundle()),
+            "ca_pem": tls.authority().cert_pem.bytes().decode("ascii"),
+        }
+
+    def evidence(self) -> list:
+        return [r.exchange() for r in self.requests()] + list(self.steps)
+
+
+class ScenarioWorld:
+    """The listeners of a run's scenarios; stop it with ``stop()`` (or use ``with``)."""
+
+    def __init__(self) -> None:
+        self._sites: dict[str, Site] = {}
+        self._log: list[Recorded] = []
+        self._lock = threading.Lock()
+        self._counter = itertools.count(1)
+        foreign_ca = trustme.CA(organization_name="a CA nobody trusts")
+        contexts = {
+            "https": tls.server_context(f"*.{DOMAIN}"),
+            "http": None,
+            "wrong-name": tls.server_context("not-the-name-you-asked-for.invalid"),
+            "untrusted": _context(foreign_ca, f"*.{DOMAIN}"),
+        }
+        self._servers: dict[str, HTTPServer] = {}
+        for name, ctx in contexts.items():
+            server = HTTPServer(host="127.0.0.1", port=0, ssl_context=ctx, threaded=True)
+            server.expect_request(re.compile(".*")).respond_with_handler(self._handler(name))
+            server.start()
+            self._servers[name] = server
+
+    def _handler(self, listener: str):
+        def handle(request: Request) -> Response:
+            host = (request.host or "").rsplit(":", 1)[0].lower() if not (request.host or "").startswith("[") \
+                else request.host
+            site = self._sites.get(host)
+            if site is None:
+                response = Response(b"no such scenario\n", status=421)
+            else:
+                response = respond(site, request)
+            with self._lock:
+                self._log.append(Recorded(listener, host, request.method, request.path,
+                                          request.query_string.decode("latin-1"), dict(request.headers),
+                                          response.status_code))
+            return response
+
+        return handle
+
+    def port(self, listener: str) -> int:
+        return self._servers[listener].port
+
+    def request_count(self) -> int:
+        """Requests clients sent to this world so far."""
+        with self._lock:
+            return len(self._log)
+
+    def log_of(self, host: str) -> list[Recorded]:
+        with self._lock:
+            return [r for r in self._log if r.host == host]
+
+    def add(self, name: str, site: Site, *, patch: list[dict] | None = None, routes: list[dict] | None = None,
+            listener: Listener = "https") -> Scenario:
+        """A new scenario: ``site`` changed like a mutant (JSON patch, route changes), under a fresh name."""
+        host = f"{re.sub(r'[^a-z0-9-]+', '-', name.lower()).strip('-')}-{next(self._counter)}.{DOMAIN}"
+        routes = json.loads(json.dumps(routes or []).replace("{host}", host))  # a route may name its host
+        changed = mutate(site, Mutant(name=name, clause=None, summary=name, patch=tuple(patch or ()),
+                                      routes=tuple(routes or ())))
+        changed = replace(changed, hostname=host)
+        with self._lock:
+            self._sites[host] = changed
+        return Scenario(name=name, host=host, site=changed, listener=listener, world=self)
+
+    def stop(self) -> None:
+        for server in self._servers.values():
+            if server.is_running():
+                server.stop()
+
+    def __enter__(self) -> "ScenarioWorld":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _context(ca: trustme.CA, hostname: str):
+    import ssl
+
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert(hostname).configure_cert(ctx)
+    return ctx

@@ -1,0 +1,149 @@
+"""The agent (client) role: the reference agent passes, each broken agent fails exactly its
+clause, the cmd: and python: paths agree, and adapter faults are told apart from client faults."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conformance import catalog
+from conformance.agent.mutants import VARIANTS
+from conformance.world.site import load_mutants
+from tests.conftest import quiet_run
+
+DRAFT = "aiendpoint"
+PROFILE = catalog.load(DRAFT)
+AGENT_MUTANTS = load_mutants(DRAFT, file="agent-mutants.toml")
+IN_PROCESS = "python:conformance.agent.adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.adapter"
+
+
+def outcomes(report) -> dict[str, str]:
+    return {r.clause: r.outcome for r in report.results}
+
+
+def failing(report) -> set[str]:
+    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
+
+
+def test_reference_agent_passes_every_agent_clause() -> None:
+    result = quiet_run(DRAFT, "builtin", roles=["agent"])
+    report = result.report
+    assert result.exit_code == 0 and report.summary.level == "full" and report.roles == ["agent"]
+    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.role == "agent"}
+    assert {cid: o for cid, o in outcomes(report).items() if cid in tested and o != "pass"} == {}
+    adapter = report.target["adapter"]
+    assert adapter["protocol"] == "adck-harness/1" and adapter["steps"] >= len(tested)
+    assert adapter["client_requests"] > 0
+
+
+def test_every_agent_variant_is_declared() -> None:
+    assert set(AGENT_MUTANTS) == set(VARIANTS)
+    assert any(m.via == "cmd" for m in AGENT_MUTANTS.values()), "one variant runs through the cmd: path"
+
+
+@pytest.mark.parametrize("name", sorted(AGENT_MUTANTS))
+def test_agent_mutant_fails_exactly_its_clause(name: str) -> None:
+    mutant = AGENT_MUTANTS[name]
+    result = quiet_run(DRAFT, f"builtin:{name}", roles=["agent"])
+    report = result.report
+    assert failing(report) == {mutant.clause} | set(mutant.also_fails), (
+        f"{name}: " + "; ".join(f"{r.clause} {r.outcome}: {r.message}" for r in report.results
+                                if r.outcome in ("fail", "error")))
+    assert result.exit_code == (1 if PROFILE.clause(mutant.clause).level == "MUST" else 0)
+    failed = next(r for r in report.results if r.clause == mutant.clause)
+    kinds = {next(iter(ev)) for ev in failed.evidence}
+    assert "harness" in kinds, "a failing agent clause shows the step the kit sent and the reply"
+
+
+def test_cmd_and_python_paths_give_the_same_verdicts() -> None:
+    in_process = quiet_run(DRAFT, IN_PROCESS, roles=["agent"]).report
+    as_process = quiet_run(DRAFT, AS_PROCESS, roles=["agent"]).report
+    assert outcomes(in_process) == outcomes(as_process)
+    assert in_process.summary.level == as_process.summary.level == "full"
+
+
+def test_cmd_and_python_paths_agree_on_a_broken_agent() -> None:
+    name = "three-redirects"
+    in_process = quiet_run(DRAFT, f"builtin:{name}", roles=["agent"]).report
+    as_process = quiet_run(DRAFT, f"{AS_PROCESS} --variant {name}", roles=["agent"]).report
+    assert outcomes(in_process) == outcomes(as_process)
+    assert failing(as_process) == {"AIE-2.2-09"}
+
+
+def _adapter(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "adapter.py"
+    script.write_text(textwrap.dedent(body), encoding="utf-8")
+    return f"cmd:{sys.executable} {script}"
+
+
+HELLO = '''
+    import json, sys
+    for line in sys.stdin:
+        m = json.loads(line)
+        if m["type"] == "stop":
+            break
+        if m["type"] == "hello":
+            print(json.dumps({"type": "hello", "protocol": "adck-harness/1",
+                              "client": {"name": "broken"}, "operations": ["aiendpoint.discover"]}), flush=True)
+            continue
+'''
+
+
+def test_a_malformed_reply_is_an_adapter_error_not_a_client_failure(tmp_path: Path) -> None:
+    target = _adapter(tmp_path, HELLO + '''
+        print(json.dumps({"type": "result", "id": m["id"], "outcome": "maybe"}), flush=True)
+    ''')
+    report = quiet_run(DRAFT, target, roles=["agent"]).report
+    discover = [r for r in report.results if r.outcome not in ("not-applicable",)
+                and r.untestable_reason != "not-observable"]
+    assert discover and all(r.outcome == "error" for r in discover)
+    assert all("adapter error, not a verdict on the client" in r.message for r in discover)
+    assert not report.summary.conformant
+
+
+def test_an_adapter_that_dies_is_an_adapter_error(tmp_path: Path) -> None:
+    target = _adapter(tmp_path, HELLO + '''
+        sys.exit(3)
+    ''')
+    report = quiet_run(DRAFT, target, roles=["agent"]).report
+    errors = [r for r in report.results if r.outcome == "error"]
+    assert errors and "adapter" in errors[0].message
+    assert not any(r.outcome == "fail" for r in report.results)
+
+
+def test_operations_the_adapter_does_not_offer_are_not_applicable(tmp_path: Path) -> None:
+    """This adapter offers discover only: the invoke clause (4.1-05) does not apply to it."""
+    target = _adapter(tmp_path, HELLO + '''
+        print(json.dumps({"type": "result", "id": m["id"], "outcome": "none"}), flush=True)
+    ''')
+    report = quiet_run(DRAFT, target, roles=["agent"]).report
+    assert outcomes(report)["AIE-4.1-05"] == "not-applicable"
+
+
+@pytest.mark.parametrize("target, words", [
+    ("cmd:/no/such/program --flag", "cannot start the adapter"),
+    ("python:no_such_module_xyz:handle", "cannot import"),
+    ("python:conformance.agent.adapter", "expected python:MODULE:CALLABLE"),
+])
+def test_unusable_adapters_exit_2(target: str, words: str, capsys: pytest.CaptureFixture) -> None:
+    from conformance import cli
+
+    code = cli.main(["run", DRAFT, "--role", "agent", "--target", target, "--format", ""])
+    out = capsys.readouterr()
+    assert code == 2 and words in out.out + out.err
+
+
+def test_agent_reports_carry_no_credentials(tmp_path: Path) -> None:
+    quiet_run(DRAFT, "builtin:caches-credentials", roles=["agent"], report_dir=tmp_path,
+              formats=["json", "junit", "md", "html"])
+    for path in tmp_path.iterdir():
+        assert "adck-client-credential-5f2a9c" not in path.read_text("utf-8"), path.name
+    data = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    failed = [r for r in data["results"] if r["outcome"] == "fail"]
+    assert [r["clause"] for r in failed] == ["AIE-6.2-02"]
+    assert failed[0]["replay"].startswith("adck run aiendpoint --target builtin:caches-credentials --role agent")
