@@ -50,7 +50,8 @@ class _Grab:
 
 
 def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, connect_to: Sequence[str] = (),
-                   timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = ()) -> str:
+                   timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = (),
+                   world: str = "sockets") -> str:
     """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended)."""
     parts = ["adck", "run", draft, "--target", target]
     for role in roles:
@@ -61,6 +62,8 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
         parts += ["--connect-to", c]
     if timeout is not None:
         parts += ["--timeout", f"{timeout:g}"]
+    if world != "sockets":
+        parts += ["--world", world]
     if seed is not None:
         parts += ["--seed", str(seed)]
     return shlex.join(parts)
@@ -70,7 +73,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         ca_bundle: str | None = None, connect_to: Sequence[str] = (), timeout: float | None = None,
         max_body: int | None = None, report_dir: str | Path | None = None,
         formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
-        quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
+        world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
     ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST passed,
@@ -95,8 +98,10 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-timeout", str(timeout)]
     if max_body is not None:
         args += ["--adck-max-body", str(max_body)]
+    if world != "sockets":
+        args += ["--adck-world", world]
     template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
-                              timeout=timeout, seed=seed, roles=roles) + " --clause {clause}"
+                              timeout=timeout, seed=seed, roles=roles, world=world) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
     args += ["-q", "--no-header", "-p", "no:randomly"] if quiet else []

@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
     r.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random; always recorded)")
+    r.add_argument("--world", choices=("sockets", "respx"), default="sockets",
+                   help="agent role: where the kit plays the server: loopback sockets (default) or, for Python "
+                        "clients built on httpx, in-process through respx")
     r.add_argument("-v", "--verbose", action="store_true", help="show pytest's own output in full")
 
     c = sub.add_parser("clauses", help="print a draft's clause catalog")
@@ -71,7 +74,8 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
         return api.EXIT_USAGE
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, timeout=args.timeout, max_body=args.max_body,
-                     report_dir=args.report_dir, formats=formats, seed=args.seed, quiet=not args.verbose)
+                     report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
+                     quiet=not args.verbose)
     if result.report is None:
         console.print("[red]adck: the run did not produce a report (see the message above); nothing was judged[/red]")
         return api.EXIT_USAGE

@@ -65,6 +65,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--adck-format", default="json,junit,md", metavar="LIST",
                 help="report formats, comma-separated: json, junit, md, html, badge ('' for none)")
     g.addoption("--adck-seed", type=int, default=None, metavar="N", help="hypothesis seed (default: random, recorded)")
+    g.addoption("--adck-world", default="sockets", choices=("sockets", "respx"),
+                help="agent role: serve scenarios on loopback sockets (default), or in-process through respx "
+                     "for Python clients built on httpx (no sockets; certificate clauses are untestable)")
     g.addoption("--adck-replay", default=None, metavar="TEMPLATE",
                 help="command that replays one clause, with {clause}; set by the adck CLI")
 
@@ -170,6 +173,9 @@ def _check_selection(config: pytest.Config, profile: catalog.Profile, target: Ta
     unknown = wanted - profile.clauses.keys()
     if unknown:
         raise pytest.UsageError(f"unknown clause(s) {', '.join(sorted(unknown))}; see `adck clauses {profile.short}`")
+    if config.getoption("adck_world") == "respx" and not (target.adapter and target.adapter.in_process):
+        raise pytest.UsageError("--world respx answers the client in-process: it needs a python: or builtin "
+                                "client target (a cmd: adapter runs in another process)")
     return roles, wanted
 
 
@@ -195,7 +201,7 @@ def scenario_world(request: pytest.FixtureRequest):
     """The loopback world where the kit plays the server for the client under test."""
     from conformance.world.scenarios import ScenarioWorld
 
-    world = ScenarioWorld()
+    world = ScenarioWorld(request.config.getoption("adck_world"))
     request.config.stash[STATE].world = world
     yield world
     world.stop()

@@ -147,3 +147,90 @@ def test_agent_reports_carry_no_credentials(tmp_path: Path) -> None:
     failed = [r for r in data["results"] if r["outcome"] == "fail"]
     assert [r["clause"] for r in failed] == ["AIE-6.2-02"]
     assert failed[0]["replay"].startswith("adck run aiendpoint --target builtin:caches-credentials --role agent")
+
+
+# ---------------------------------------------------------------- two worlds, one scenario set
+
+TLS_CLAUSES = {"AIE-6.4-04", "AIE-6.4-05"}
+
+
+@pytest.mark.parametrize("target", ["builtin", "builtin:three-redirects", "builtin:follows-https-to-http",
+                                    "builtin:ignores-cache-headers", "builtin:keeps-http-authority"])
+def test_respx_world_gives_the_socket_world_verdicts(target: str) -> None:
+    """The same scenarios answered in-process through respx (no sockets) judge a Python client
+    built on httpx as the loopback world does; only certificate checks need real TLS."""
+    sockets = outcomes(quiet_run(DRAFT, target, roles=["agent"]).report)
+    respx_report = quiet_run(DRAFT, target, roles=["agent"], world="respx").report
+    in_memory = outcomes(respx_report)
+    assert {c: o for c, o in in_memory.items() if c not in TLS_CLAUSES} == \
+        {c: o for c, o in sockets.items() if c not in TLS_CLAUSES}
+    assert {in_memory[c] for c in TLS_CLAUSES} == {"untestable"}
+    assert respx_report.target["adapter"]["client_requests"] > 0
+
+
+def test_respx_world_needs_an_in_process_client(capsys: pytest.CaptureFixture) -> None:
+    from conformance import cli
+
+    code = cli.main(["run", DRAFT, "--role", "agent", "--target", AS_PROCESS, "--world", "respx", "--format", ""])
+    out = capsys.readouterr()
+    assert code == 2 and "needs a python: or builtin" in out.out + out.err
+
+
+# ---------------------------------------------------------------- adapter faults stay adapter faults
+
+def test_a_late_reply_does_not_shift_later_steps(tmp_path: Path) -> None:
+    from conformance.harness.adapters import AdapterError, command_adapter
+
+    script = tmp_path / "slow_first.py"
+    script.write_text(textwrap.dedent(HELLO + '''
+        if m["id"] == "a":
+            import time; time.sleep(1.0)
+        print(json.dumps({"type": "result", "id": m["id"], "outcome": "none"}), flush=True)
+    '''), encoding="utf-8")
+    adapter = command_adapter(f"cmd:{sys.executable} {script}", timeout=0.5)
+    try:
+        step = {"type": "run", "session": "s", "operation": "aiendpoint.discover",
+                "params": {"authority": "https://x.adck.test", "now": "2026-03-15T12:00:00Z",
+                           "network": {"connect_to": [], "ca_file": "/dev/null"}}}
+        with pytest.raises(AdapterError, match="no reply within"):
+            adapter.run(step | {"id": "a"})
+        assert adapter.run(step | {"id": "b"})["id"] == "b"
+    finally:
+        adapter.close()
+
+
+def test_invalid_utf8_is_an_adapter_error_at_once(tmp_path: Path) -> None:
+    import time
+
+    from conformance.harness.adapters import AdapterError, command_adapter
+
+    script = tmp_path / "bad_bytes.py"
+    script.write_text(textwrap.dedent(HELLO + '''
+        sys.stdout.buffer.write(b'{"type": "result", "id": "\\xff"}\\n'); sys.stdout.flush()
+    '''), encoding="utf-8")
+    adapter = command_adapter(f"cmd:{sys.executable} {script}", timeout=20)
+    try:
+        started = time.monotonic()
+        with pytest.raises(AdapterError, match="not UTF-8"):
+            adapter.run({"type": "run", "id": "a", "session": "s", "operation": "aiendpoint.discover",
+                         "params": {"authority": "x", "now": "2026-03-15T12:00:00Z",
+                                    "network": {"connect_to": [], "ca_file": "/dev/null"}}})
+        assert time.monotonic() - started < 10
+    finally:
+        adapter.close()
+
+
+def test_an_in_process_handler_that_raises_is_an_adapter_error() -> None:
+    from conformance.harness.adapters import AdapterError, callable_adapter
+
+    def handler(message: dict) -> dict:
+        if message["type"] == "hello":
+            return {"type": "hello", "protocol": "adck-harness/1", "client": {"name": "x"},
+                    "operations": ["aiendpoint.discover"]}
+        raise KeyError("params")
+
+    adapter = callable_adapter(handler, "python:x:y")
+    with pytest.raises(AdapterError, match="raised KeyError"):
+        adapter.run({"type": "run", "id": "a", "session": "s", "operation": "aiendpoint.discover",
+                     "params": {"authority": "x", "now": "2026-03-15T12:00:00Z",
+                                "network": {"connect_to": [], "ca_file": "/dev/null"}}})

@@ -32,11 +32,12 @@ def _reply(step_id: str, found: Discovery) -> dict:
     return reply
 
 
-def make_handler(agent_class: type[ReferenceAgent] = ReferenceAgent, name: str = "adck reference agent") -> Callable[[dict], dict]:
+def make_handler(agent_class: type[ReferenceAgent] = ReferenceAgent,
+                 name: str = "adck reference agent") -> Callable[[dict], dict | None]:
     """A harness message handler driving ``agent_class``."""
     sessions: dict[str, ReferenceAgent] = {}
 
-    def handle(message: dict) -> dict:
+    def handle(message: dict) -> dict | None:
         kind = message.get("type")
         if kind == "hello":
             return {"type": "hello", "protocol": PROTOCOL,
@@ -44,7 +45,7 @@ def make_handler(agent_class: type[ReferenceAgent] = ReferenceAgent, name: str =
                     "operations": ["aiendpoint.discover", "aiendpoint.invoke"]}
         if kind == "stop":
             sessions.clear()
-            return {"type": "bye"}
+            return None  # stop has no reply
         params = message["params"]
         agent = sessions.get(message["session"])
         if agent is None:

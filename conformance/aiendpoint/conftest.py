@@ -148,6 +148,7 @@ class Client:
                    "params": params | {"now": (T0 + at).isoformat().replace("+00:00", "Z"),
                                        "network": scenario.network()}}
         before = len(self.adapter.steps)
+        scenario.world.clock = T0 + at
         try:
             return self.adapter.run(request)
         finally:

@@ -39,6 +39,14 @@ def schema(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads((SCHEMAS / f"{name}.json").read_text("utf-8")))
 
 
+def _check_kit(message: dict) -> dict:
+    """The kit's own request must follow the protocol; if not, that is a bug of the kit."""
+    errors = list(schema("request").iter_errors(message))
+    if errors:
+        raise RuntimeError(f"adck bug: its own request breaks {PROTOCOL}: {errors[0].message}")
+    return message
+
+
 def _check(name: str, message: Any, what: str) -> dict:
     errors = sorted(schema(name).iter_errors(message), key=lambda e: list(e.path))
     if errors:
@@ -67,16 +75,17 @@ class Adapter:
     client: dict = field(default_factory=dict)
     operations: tuple[str, ...] = ()
     steps: list[Step] = field(default_factory=list)
+    #: True when the client runs in the kit's own process (python:, builtin).
+    in_process: bool = False
 
     def start(self) -> "Adapter":
-        hello = {"type": "hello", "protocol": PROTOCOL, "kit": f"adck {__version__}"}
-        _check("request", hello, "the kit's hello")
+        hello = _check_kit({"type": "hello", "protocol": PROTOCOL, "kit": f"adck {__version__}"})
         reply = _check("hello", self.send(hello), "the adapter's hello")
         self.client, self.operations = reply["client"], tuple(reply["operations"])
         return self
 
     def run(self, request: dict) -> dict:
-        _check("request", request, "the kit's request")
+        _check_kit(request)
         step = Step(request=request)
         self.steps.append(step)
         try:
@@ -112,13 +121,21 @@ def callable_adapter(fn: Callable[[dict], Any], spec: str) -> Adapter:
 
     def send(message: dict) -> Any:
         try:
-            return json.loads(json.dumps(fn(message)))  # the same bytes a subprocess would send
-        except AdapterError:
-            raise
+            reply = fn(message)
+        except Exception as exc:  # noqa: BLE001 - the adapter's fault, reported as such
+            raise AdapterError(f"the in-process adapter raised {type(exc).__name__}: {exc}") from None
+        try:
+            return json.loads(json.dumps(reply))  # the same bytes a subprocess would send
         except (TypeError, ValueError) as exc:
             raise AdapterError(f"the reply is not JSON: {exc}") from None
 
-    return Adapter(spec=spec, send=send).start()
+    def close() -> None:
+        try:
+            fn({"type": "stop"})
+        except Exception:  # noqa: BLE001 - nothing to report at the end of a run
+            pass
+
+    return Adapter(spec=spec, send=send, closer=close, in_process=True).start()
 
 
 class _Process:
@@ -126,17 +143,20 @@ class _Process:
         self.timeout = timeout
         self.stderr = tempfile.TemporaryFile()
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
-                                         text=True, encoding="utf-8", bufsize=1)
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
         except OSError as exc:
             raise ValueError(f"cannot start the adapter {shlex.join(argv)!r}: {exc}") from None
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        #: Ids of steps whose reply did not come in time: a late reply to one of them is dropped.
+        self.late: set[str] = set()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        for line in self.proc.stdout:  # type: ignore[union-attr]
-            self.lines.put(line)
-        self.lines.put(None)
+        try:
+            for line in self.proc.stdout:  # type: ignore[union-attr]
+                self.lines.put(line)
+        finally:  # whatever happens, the kit learns that no more replies come
+            self.lines.put(None)
 
     def stderr_tail(self) -> str:
         self.stderr.seek(0)
@@ -144,25 +164,35 @@ class _Process:
 
     def send(self, message: dict) -> Any:
         try:
-            self.proc.stdin.write(json.dumps(message) + "\n")  # type: ignore[union-attr]
+            self.proc.stdin.write(json.dumps(message).encode("utf-8") + b"\n")  # type: ignore[union-attr]
             self.proc.stdin.flush()  # type: ignore[union-attr]
         except (BrokenPipeError, OSError):
             raise AdapterError(f"the adapter closed its input (exit {self.proc.poll()}): {self.stderr_tail()}") from None
-        try:
-            line = self.lines.get(timeout=self.timeout)
-        except queue.Empty:
-            raise AdapterError(f"no reply within {self.timeout:g} s") from None
-        if line is None:
-            raise AdapterError(f"the adapter exited (status {self.proc.wait()}) without replying: {self.stderr_tail()}")
-        try:
-            return json.loads(line)
-        except ValueError:
-            raise AdapterError(f"the reply is not a JSON line: {line[:200]!r}") from None
+        while True:
+            try:
+                line = self.lines.get(timeout=self.timeout)
+            except queue.Empty:
+                if "id" in message:
+                    self.late.add(message["id"])
+                raise AdapterError(f"no reply within {self.timeout:g} s") from None
+            if line is None:
+                self.lines.put(None)  # stays at the end for later steps
+                raise AdapterError(f"the adapter exited (status {self.proc.wait()}) without replying: {self.stderr_tail()}")
+            try:
+                reply = json.loads(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise AdapterError(f"the reply is not UTF-8: {line[:200]!r}") from None
+            except ValueError:
+                raise AdapterError(f"the reply is not a JSON line: {line[:200]!r}") from None
+            if isinstance(reply, dict) and reply.get("id") in self.late:
+                self.late.discard(reply["id"])
+                continue  # the late answer to a step already reported as timed out
+            return reply
 
     def close(self) -> None:
         if self.proc.poll() is None:
             try:
-                self.proc.stdin.write(json.dumps({"type": "stop"}) + "\n")  # type: ignore[union-attr]
+                self.proc.stdin.write(json.dumps({"type": "stop"}).encode() + b"\n")  # type: ignore[union-attr]
                 self.proc.stdin.close()  # type: ignore[union-attr]
                 self.proc.wait(timeout=5)
             except Exception:  # noqa: BLE001

@@ -13,22 +13,27 @@ request a client sends. Listeners:
 from __future__ import annotations
 
 import itertools
+from datetime import datetime
 import json
 import logging
 import re
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import trustme
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
+from werkzeug.http import http_date
 
 from conformance.fetch import Exchange
 from conformance.harness.adapters import Step
 from conformance.world import tls
 from conformance.world.https import respond
 from conformance.world.site import Mutant, Site, mutate
+
+if TYPE_CHECKING:
+    import httpx
 
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
@@ -75,11 +80,12 @@ class Scenario:
         return [r for r in self.world.log_of(self.host) if listener is None or r.listener == listener]
 
     def network(self) -> dict:
-        """The harness request's ``network``: how the client reaches this scenario's name."""
+        """The harness request's ``network``: how the client reaches this scenario's name
+        (in the respx world nothing connects, so there is no mapping)."""
         w = self.world
         return {
-            "connect_to": [f"{self.host}:443:127.0.0.1:{w.port(self.listener)}",
-                           f"{self.host}:80:127.0.0.1:{w.port('http')}"],
+            "connect_to": [] if w.mode == "respx" else [f"{self.host}:443:127.0.0.1:{w.port(self.listener)}",
+                                                        f"{self.host}:80:127.0.0.1:{w.port('http')}"],
             "ca_file": str(tls.ca_bundle()),
             "ca_pem": tls.authority().cert_pem.bytes().decode("ascii"),
         }
@@ -91,11 +97,26 @@ class Scenario:
 class ScenarioWorld:
     """The listeners of a run's scenarios; stop it with ``stop()`` (or use ``with``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, mode: Literal["sockets", "respx"] = "sockets") -> None:
+        """``sockets``: real listeners on loopback (TLS included). ``respx``: no sockets at all;
+        every httpx request of this process is answered in-process through respx, for Python
+        clients built on httpx (certificate checks cannot be observed there)."""
+        self.mode = mode
+        #: The clients' clock of the current step (set by the driver): responses carry it as Date.
+        self.clock: datetime | None = None
         self._sites: dict[str, Site] = {}
         self._log: list[Recorded] = []
         self._lock = threading.Lock()
         self._counter = itertools.count(1)
+        self._servers: dict[str, HTTPServer] = {}
+        self._respx = None
+        if mode == "respx":
+            import respx
+
+            self._respx = respx.mock(assert_all_called=False, assert_all_mocked=True)
+            self._respx.route().mock(side_effect=self._respx_answer)
+            self._respx.start()
+            return
         foreign_ca = trustme.CA(organization_name="a CA nobody trusts")
         contexts = {
             "https": tls.server_context(f"*.{DOMAIN}"),
@@ -103,32 +124,42 @@ class ScenarioWorld:
             "wrong-name": tls.server_context("not-the-name-you-asked-for.invalid"),
             "untrusted": _context(foreign_ca, f"*.{DOMAIN}"),
         }
-        self._servers: dict[str, HTTPServer] = {}
         for name, ctx in contexts.items():
             server = HTTPServer(host="127.0.0.1", port=0, ssl_context=ctx, threaded=True)
             server.expect_request(re.compile(".*")).respond_with_handler(self._handler(name))
             server.start()
             self._servers[name] = server
 
-    def _handler(self, listener: str):
-        def handle(request: Request) -> Response:
-            host = (request.host or "").rsplit(":", 1)[0].lower() if not (request.host or "").startswith("[") \
-                else request.host
-            site = self._sites.get(host)
-            if site is None:
-                response = Response(b"no such scenario\n", status=421)
-            else:
-                response = respond(site, request)
-            with self._lock:
-                self._log.append(Recorded(listener, host, request.method, request.path,
-                                          request.query_string.decode("latin-1"), dict(request.headers),
-                                          response.status_code))
-            return response
+    def _respx_answer(self, request: "httpx.Request") -> "httpx.Response":
+        import httpx
+        from werkzeug.test import EnvironBuilder
 
-        return handle
+        listener = "http" if request.url.scheme == "http" else "https"
+        wz = EnvironBuilder(method=request.method, path=request.url.path,
+                            query_string=request.url.query.decode("latin-1"),
+                            headers=list(request.headers.items()), data=request.content).get_request()
+        response = self._answer(listener, wz)
+        return httpx.Response(response.status_code, headers=list(response.headers.items()),
+                              content=b"".join(response.response))
+
+    def _handler(self, listener: str):
+        return lambda request: self._answer(listener, request)
+
+    def _answer(self, listener: str, request: Request) -> Response:
+        raw = request.host or ""
+        host = raw if raw.startswith("[") else raw.rsplit(":", 1)[0].lower()
+        site = self._sites.get(host)
+        response = respond(site, request) if site is not None else Response(b"no such scenario\n", status=421)
+        if self.clock is not None:  # the client's clock, so that Date and max-age agree with `now`
+            response.headers["Date"] = http_date(self.clock)
+        with self._lock:
+            self._log.append(Recorded(listener, host, request.method, request.path,
+                                      request.query_string.decode("latin-1"), dict(request.headers),
+                                      response.status_code))
+        return response
 
     def port(self, listener: str) -> int:
-        return self._servers[listener].port
+        return self._servers[listener].port if listener in self._servers else 0
 
     def request_count(self) -> int:
         """Requests clients sent to this world so far."""
@@ -142,6 +173,10 @@ class ScenarioWorld:
     def add(self, name: str, site: Site, *, patch: list[dict] | None = None, routes: list[dict] | None = None,
             listener: Listener = "https") -> Scenario:
         """A new scenario: ``site`` changed like a mutant (JSON patch, route changes), under a fresh name."""
+        if self.mode == "respx" and listener in ("wrong-name", "untrusted"):
+            from conformance.outcomes import untestable
+
+            untestable("certificate checks need real TLS: run this clause in the socket world (without --world respx)")
         host = f"{re.sub(r'[^a-z0-9-]+', '-', name.lower()).strip('-')}-{next(self._counter)}.{DOMAIN}"
         routes = json.loads(json.dumps(routes or []).replace("{host}", host))  # a route may name its host
         changed = mutate(site, Mutant(name=name, clause=None, summary=name, patch=tuple(patch or ()),
@@ -152,6 +187,9 @@ class ScenarioWorld:
         return Scenario(name=name, host=host, site=changed, listener=listener, world=self)
 
     def stop(self) -> None:
+        if self._respx is not None:
+            self._respx.stop()
+            self._respx = None
         for server in self._servers.values():
             if server.is_running():
                 server.stop()
