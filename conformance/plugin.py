@@ -189,6 +189,13 @@ def adck_target(request: pytest.FixtureRequest) -> Target:
 
 
 @pytest.fixture(scope="session")
+def adck_seed(request: pytest.FixtureRequest) -> int:
+    """The run's seed: hypothesis inside clause tests uses it (``@seed``), so a report's seed
+    and its replay command reproduce every generated example."""
+    return request.config.stash[STATE].seed
+
+
+@pytest.fixture(scope="session")
 def adck_adapter(adck_target: Target):
     """The harness adapter of a client target (agent role)."""
     if adck_target.adapter is None:

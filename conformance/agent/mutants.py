@@ -288,3 +288,16 @@ VARIANTS: dict[str, type[ReferenceAgent]] = {
     "no-size-limit": NoSizeLimit,
     "no-capability-limit": NoCapabilityLimit,
 }
+
+
+class RejectsCapabilitiesWithoutParams(ReferenceAgent):
+    """4.1: treats a capability without params as making the whole document invalid."""
+
+    def invalid(self, value: Any) -> str | None:
+        caps = value.get("capabilities") if isinstance(value, dict) else None
+        if isinstance(caps, list) and any(isinstance(c, dict) and "params" not in c for c in caps):
+            return "a capability has no params"
+        return super().invalid(value)
+
+
+VARIANTS["rejects-capabilities-without-params"] = RejectsCapabilitiesWithoutParams

@@ -71,11 +71,11 @@ def _valid_request_headers():
 
 
 @clause("AIE-2.2-05")
-def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetcher) -> None:
+def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetcher, adck_seed: int) -> None:
     """The server MUST respond with HTTP status code 200 (OK) when the AI Discovery Document
     is available and the request is valid. Hypothesis varies the valid request (Accept,
     User-Agent, Accept-Language, Accept-Encoding); a few requests, replayable with the seed."""
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import HealthCheck, given, seed, settings
 
     primary = response(well_known)
     if primary.status != 200:
@@ -87,6 +87,7 @@ def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetche
 
     @settings(max_examples=6, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck))
+    @seed(adck_seed)
     @given(headers=_valid_request_headers())
     def check(headers: dict[str, str]) -> None:
         fetch = adck_fetcher.fetch(well_known.url, headers=headers)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from conformance.aiendpoint.conftest import Client, Scenarios, said
+from conformance.aiendpoint.conftest import Client, Scenarios, generated, said, shown
 from conformance.outcomes import clause, untestable, violation
 from conformance.world.site import load_reference
 
@@ -55,3 +55,31 @@ def test_4_1_agent_does_not_invoke_malformed_capabilities(client: Client, scenar
         violation("the client says it invoked a capability whose method FETCH is not allowed")
     if not any(r.path == "/.well-known/ai" for r in s.requests()):
         untestable(f"the client never fetched the document ({said(reply)}), so it met no malformed capability")
+
+
+MINIMAL = {"aiendpoint": "1.0", "service": {"name": "SimpleNotes", "description": "Create and retrieve plain text notes."},
+           "capabilities": [{"id": "create_note", "description": "Create a new text note", "endpoint": "/api/notes",
+                             "method": "POST"},
+                            {"id": "list_notes", "description": "List all notes, newest first",
+                             "endpoint": "/api/notes", "method": "GET"}]}
+
+
+@clause("AIE-4.1-01")
+def test_4_1_agent_accepts_generated_valid_documents(client: Client, scenarios: Scenarios, adck_seed: int) -> None:
+    """If validation succeeds, the service is considered to have a valid AI Discovery Document.
+    Hypothesis serves valid documents (the strategies of the document role; the minimal document
+    of 8.1 first) and the client must accept each."""
+    from hypothesis import example, given
+
+    from conformance.aiendpoint.strategies import documents
+
+    @generated(adck_seed)
+    @example(document=MINIMAL)
+    @given(document=documents())
+    def check(document: dict) -> None:
+        s = scenarios.new("generated-valid", patch=[{"op": "replace", "path": "", "value": document}])
+        reply = client.discover(s)
+        if reply["outcome"] != "document":
+            violation(f"a valid document was served and {said(reply)}: {shown(document)}")
+
+    check()

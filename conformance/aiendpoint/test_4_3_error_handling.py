@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from conformance.aiendpoint.conftest import Client, Scenarios, said
+from conformance.aiendpoint.conftest import Client, Scenarios, generated, said, shown
 from conformance.outcomes import clause, untestable, violation
 
 _TEXT = {"body": "text", "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]}
@@ -76,3 +76,58 @@ def test_4_3_agent_treats_missing_fields_as_invalid(client: Client, scenarios: S
     reply = client.discover(s)
     if reply["outcome"] == "document":
         violation("the document lacks capabilities and the client accepted it")
+
+
+@clause("AIE-4.3-06")
+def test_4_3_agent_rejects_generated_documents_missing_fields(client: Client, scenarios: Scenarios,
+                                                              adck_seed: int) -> None:
+    """If the parsed JSON does not contain the required fields, the agent SHOULD treat the
+    document as invalid. Hypothesis drops required fields from valid documents."""
+    from hypothesis import example, given
+    from hypothesis import strategies as st
+
+    from conformance.aiendpoint.strategies import documents
+    from conformance.world.site import load_reference
+
+    required = ["aiendpoint", "service", "capabilities"]
+    reference = load_reference("aiendpoint").document
+
+    @generated(adck_seed)
+    @example(document=reference, drop=["service"])
+    @given(document=documents(), drop=st.lists(st.sampled_from(required), min_size=1, max_size=3, unique=True))
+    def check(document: dict, drop: list[str]) -> None:
+        broken = {k: v for k, v in document.items() if k not in drop}
+        s = scenarios.new("generated-missing-fields", patch=[{"op": "replace", "path": "", "value": broken}])
+        reply = client.discover(s)
+        if reply["outcome"] == "document":
+            violation(f"a document without {', '.join(drop)} was accepted: {shown(broken)}")
+
+    check()
+
+
+@clause("AIE-4.3-05")
+def test_4_3_agent_treats_generated_non_json_as_not_implemented(client: Client, scenarios: Scenarios,
+                                                               adck_seed: int) -> None:
+    """If the response body cannot be parsed as valid JSON, the agent MUST treat the service as
+    not implementing this specification. Hypothesis cuts valid documents short."""
+    import json
+
+    from hypothesis import example, given
+    from hypothesis import strategies as st
+
+    from conformance.aiendpoint.strategies import documents
+    from conformance.world.site import load_reference
+
+    reference = json.dumps(load_reference("aiendpoint").document)
+
+    @generated(adck_seed)
+    @example(text=reference[: len(reference) // 2])
+    @given(text=st.builds(lambda d, f: (t := json.dumps(d))[: max(1, int(len(t) * f))],
+                          documents(), st.floats(0.05, 0.95)))
+    def check(text: str) -> None:
+        s = scenarios.new("generated-cut-json", routes=[{"path": "/.well-known/ai", "body": "text", "text": text}])
+        reply = client.discover(s)
+        if reply["outcome"] != "none":
+            violation(f"a body cut short ({len(text)} characters, not JSON) was served and {said(reply)}")
+
+    check()
