@@ -20,14 +20,18 @@ from conformance import api
 REFERENCE_DOCUMENT = Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json"
 
 
-def measure(target: str, runs: int) -> tuple[float, float, int, int]:
+def measure(target: str, runs: int, **kwargs) -> tuple[float, float, int, int]:
+    """Mean and best seconds of a whole run; requests sent (by the kit, or for the agent
+    role by the client under test); clauses reported."""
     times, requests, clauses = [], 0, 0
     for _ in range(runs):
         started = time.perf_counter()
         with contextlib.redirect_stdout(io.StringIO()):
-            result = api.run("aiendpoint", target, report_dir=None)
+            result = api.run("aiendpoint", target, report_dir=None, **kwargs)
         times.append(time.perf_counter() - started)
-        requests, clauses = result.report.requests_sent, len(result.report.results)
+        adapter = result.report.target.get("adapter")
+        requests = adapter["client_requests"] if adapter else result.report.requests_sent
+        clauses = len(result.report.results)
     return statistics.mean(times), min(times), requests, clauses
 
 
@@ -36,9 +40,13 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
     print(f"{'target':45} {'mean s':>8} {'best s':>8} {'requests':>9} {'clauses':>8}")
-    for target in ("builtin", str(REFERENCE_DOCUMENT), "builtin:redirect-chain-of-6"):
-        mean, best, requests, clauses = measure(target, args.runs)
-        print(f"{Path(target).name if '/' in target else target:45} {mean:8.3f} {best:8.3f} {requests:9d} {clauses:8d}")
+    cases = [("builtin", {}), (str(REFERENCE_DOCUMENT), {}), ("builtin:redirect-chain-of-6", {}),
+             ("builtin", {"roles": ["agent"]}), ("builtin", {"roles": ["agent"], "world": "respx"})]
+    for target, kwargs in cases:
+        mean, best, requests, clauses = measure(target, args.runs, **kwargs)
+        name = (Path(target).name if "/" in target else target) + "".join(
+            f" {k}={v if isinstance(v, str) else ','.join(v)}" for k, v in kwargs.items())
+        print(f"{name:45} {mean:8.3f} {best:8.3f} {requests:9d} {clauses:8d}")
 
 
 if __name__ == "__main__":

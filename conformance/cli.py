@@ -168,6 +168,14 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
         for m in mutants.values():
             table.add_row(m.name, m.clause, m.summary)
         console.print(table)
+    agents = load_mutants(args.draft, file="agent-mutants.toml") if mutants else {}
+    if agents:
+        table = Table(title=f"built-in broken agents of {args.draft} (--role agent --target builtin:NAME)")
+        for col in ("name", "breaks", "how", "driven"):
+            table.add_column(col, overflow="fold")
+        for m in agents.values():
+            table.add_row(m.name, m.clause, m.summary, m.via)
+        console.print(table)
     conforming = load_mutants(args.draft, "conforming") if mutants else {}
     if conforming:
         table = Table(title=f"built-in conforming variants of {args.draft} (edge cases that must pass)")
