@@ -301,3 +301,21 @@ class RejectsCapabilitiesWithoutParams(ReferenceAgent):
 
 
 VARIANTS["rejects-capabilities-without-params"] = RejectsCapabilitiesWithoutParams
+
+
+class FollowsTenRedirects(ReferenceAgent):
+    """2.2: follows up to 10 consecutive redirects."""
+
+    def limits(self, base: Limits) -> Limits:
+        return replace(super().limits(base), max_redirects=10)
+
+
+class IgnoresContentType(ReferenceAgent):
+    """4.1: parses the body whatever its Content-Type says."""
+
+    def media_type_ok(self, response: Exchange) -> bool:
+        return True
+
+
+VARIANTS["follows-ten-redirects"] = FollowsTenRedirects
+VARIANTS["ignores-content-type"] = IgnoresContentType

@@ -145,3 +145,14 @@ def test_2_2_agent_refuses_https_to_http_redirect(client: Client, scenarios: Sce
     plain = [r for r in sent if r.listener == "http"]
     if plain:
         violation(f"after the https redirect to http the client sent {plain[0].method} http://{s.host}{plain[0].path}")
+
+
+@clause("AIE-2.2-09")
+def test_2_2_agent_stops_after_five_redirects(client: Client, scenarios: Scenarios) -> None:
+    """An AI agent MUST follow redirects up to a maximum of 5 consecutive redirections.
+    (A sixth redirect is not followed.)"""
+    s = scenarios.new("six-redirects", routes=redirect_chain(6))
+    reply = client.discover(s)
+    beyond = [r for r in s.requests() if r.path == "/hop/6"]
+    if beyond:
+        violation(f"the client followed a 6th consecutive redirect (to /hop/6) and {said(reply)}")

@@ -83,3 +83,14 @@ def test_4_1_agent_accepts_generated_valid_documents(client: Client, scenarios: 
             violation(f"a valid document was served and {said(reply)}: {shown(document)}")
 
     check()
+
+
+@clause("AIE-4.1-01")
+def test_4_1_agent_parses_only_application_json(client: Client, scenarios: Scenarios) -> None:
+    """3. If the response status is 200 (OK) and the Content-Type header indicates
+    "application/json", parse the response body as a JSON object. (Served as text/html.)"""
+    s = scenarios.new("html-content-type", routes=[{"path": "/.well-known/ai",
+                                                     "headers": {"Content-Type": "text/html; charset=utf-8"}}])
+    reply = client.discover(s)
+    if reply["outcome"] == "document":
+        violation("the document was served as text/html and the client parsed and accepted it")
