@@ -53,6 +53,9 @@ class Clause:
     text: str
     untestable: str | None = None
     note: str | None = None
+    #: True when the requirement is read from a table or lower-case wording, not from an
+    #: RFC 2119 key word in capitals (the note and an ambiguity say how the kit reads it).
+    implied: bool = False
 
     def describe(self) -> str:
         """One line a person reads: id, section, level and the quoted sentence."""
@@ -147,7 +150,7 @@ def load(short: str) -> Profile:
         missing = {"id", "section", "keyword", "role", "text"} - entry.keys()
         if missing:
             raise CatalogError(f"{where}: missing {sorted(missing)}")
-        unknown = entry.keys() - {"id", "section", "keyword", "level", "role", "text", "untestable", "note"}
+        unknown = entry.keys() - {"id", "section", "keyword", "level", "role", "text", "untestable", "note", "implied"}
         if unknown:
             raise CatalogError(f"{where}: unknown keys {sorted(unknown)}")
         if not id_re.match(entry["id"]):
@@ -165,7 +168,10 @@ def load(short: str) -> Profile:
             text=" ".join(entry["text"].split()),
             untestable=entry.get("untestable"),
             note=entry.get("note"),
+            implied=bool(entry.get("implied", False)),
         )
+        if entry.get("implied") and not entry.get("note"):
+            raise CatalogError(f"{where}: an implied requirement needs a note saying how the kit reads it")
     amb_file = folder / "ambiguities.toml"
     ambiguities = tuple(
         Ambiguity(

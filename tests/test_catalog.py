@@ -27,7 +27,7 @@ def test_every_quote_is_in_the_draft(profile: catalog.Profile, specs_dir: Path) 
 
 
 def test_every_quote_holds_its_key_word(profile: catalog.Profile) -> None:
-    wrong = [c.id for c in profile.clauses.values() if c.keyword not in KEYWORDS.findall(c.text)]
+    wrong = [c.id for c in profile.clauses.values() if not c.implied and c.keyword not in KEYWORDS.findall(c.text)]
     assert not wrong, f"the quote does not contain the entry's key word: {wrong}"
 
 
@@ -125,6 +125,8 @@ def test_suite_modules_are_named_by_section(profile: catalog.Profile) -> None:
 def test_must_coverage_at_least_85_percent(profile: catalog.Profile) -> None:
     coverage = [c for c in profile.coverage().values()
                 if c.clause.role in profile.roles_implemented and c.clause.level == "MUST"]
+    if not coverage:
+        pytest.skip(f"{profile.short} has no suite role yet")
     tested = sum(c.status == "tested" for c in coverage)
     assert tested / len(coverage) >= 0.85, f"{tested}/{len(coverage)} MUST entries tested"
 
