@@ -214,6 +214,17 @@ def scenario_world(request: pytest.FixtureRequest):
     world.stop()
 
 
+@pytest.fixture
+def adck_dns():
+    """A mock DNS server on loopback (UDP and TCP, one port) for the zones a test adds; it
+    stops when the test ends. See :class:`conformance.world.dns.MockDNS`."""
+    from conformance.world.dns import MockDNS
+
+    server = MockDNS()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher:
     """The session's one fetcher: every request of the run goes through it and is counted."""

@@ -1,0 +1,130 @@
+"""The mock DNS server and the kit's one resolver (loopback only; resolv.conf is never read)."""
+
+from __future__ import annotations
+
+import time
+
+import dns.name
+import dns.rdatatype
+import dns.rdtypes.ANY.TXT
+import pytest
+
+from conformance.dns import DnsConfig, Resolver, a_label
+from conformance.world.dns import MockDNS
+
+ZONE = """
+_agent 300 IN TXT "v=aid1;uri=https://api.example.test/mcp;" "proto=mcp"
+alias 60 IN CNAME _agent
+big 300 IN TXT "{x}" "{y}" "{z}" "{x}" "{y}" "{z}"
+multi 300 IN TXT "v=aid1;uri=https://a.example.test/;proto=mcp"
+multi 300 IN TXT "v=aid1;uri=https://b.example.test/;proto=mcp"
+sub.deeper 300 IN TXT "exists below"
+""".format(x="x" * 250, y="y" * 250, z="z" * 200)
+
+
+@pytest.fixture
+def resolver(adck_dns: MockDNS) -> Resolver:
+    adck_dns.add_zone("example.test", ZONE)
+    return Resolver(DnsConfig(nameservers=(("127.0.0.1", adck_dns.port),), timeout=0.5, lifetime=1.0))
+
+
+def test_multi_string_txt_is_kept_as_sent_and_joined(resolver: Resolver) -> None:
+    answer = resolver.txt("_agent.example.test")
+    assert answer.status == "ok" and answer.ttl == 300
+    assert answer.records == [[b"v=aid1;uri=https://api.example.test/mcp;", b"proto=mcp"]]
+    assert answer.texts() == ["v=aid1;uri=https://api.example.test/mcp;proto=mcp"]
+
+
+def test_cname_is_followed(resolver: Resolver) -> None:
+    assert resolver.txt("alias.example.test").texts() == ["v=aid1;uri=https://api.example.test/mcp;proto=mcp"]
+
+
+def test_large_answers_are_truncated_over_udp_and_retried_over_tcp(resolver: Resolver, adck_dns: MockDNS) -> None:
+    answer = resolver.txt("big.example.test")
+    assert [len(s) for s in answer.records[0]] == [250, 250, 200] * 2  # 1,400 bytes: over EDNS's 1,232
+    assert [q.transport for q in adck_dns.log if q.name.startswith("big.")] == ["udp", "tcp"]
+
+
+def test_several_txt_records_at_one_name(resolver: Resolver) -> None:
+    assert len(resolver.txt("multi.example.test").texts()) == 2
+
+
+@pytest.mark.parametrize("name, status", [
+    ("nothing.example.test", "nxdomain"),
+    ("example.test", "nodata"),
+    ("deeper.example.test", "nodata"),  # an empty non-terminal exists
+    ("elsewhere.invalid", "servfail"),  # no zone: the server refuses, the resolver gives up
+])
+def test_missing_answers(resolver: Resolver, name: str, status: str) -> None:
+    assert resolver.txt(name).status == status
+
+
+def test_servfail(resolver: Resolver, adck_dns: MockDNS) -> None:
+    adck_dns.fault("_agent.example.test", "servfail")
+    assert resolver.txt("_agent.example.test").status == "servfail"
+
+
+def test_a_server_that_does_not_answer_is_a_bounded_timeout(resolver: Resolver, adck_dns: MockDNS) -> None:
+    adck_dns.fault("_agent.example.test", "drop")
+    started = time.monotonic()
+    assert resolver.txt("_agent.example.test").status == "timeout"
+    assert time.monotonic() - started < 3
+
+
+def test_forced_truncation_falls_back_to_tcp(resolver: Resolver, adck_dns: MockDNS) -> None:
+    adck_dns.fault("_agent.example.test", "truncate")
+    assert resolver.txt("_agent.example.test").status == "ok"
+    assert [q.transport for q in adck_dns.log][-2:] == ["udp", "tcp"]
+
+
+def test_dnssec_valid_only_with_a_trust_anchor(adck_dns: MockDNS) -> None:
+    zone = adck_dns.add_zone("signed.test", '_agent 300 IN TXT "v=aid1;uri=https://x.signed.test/;proto=mcp"',
+                             sign=True)
+    ns = (("127.0.0.1", adck_dns.port),)
+    anchored = Resolver(DnsConfig(nameservers=ns, trust_anchors=(("signed.test", zone.keys.ds),)))
+    assert anchored.txt("_agent.signed.test").dnssec == "valid"
+    assert Resolver(DnsConfig(nameservers=ns)).txt("_agent.signed.test").dnssec == "unchecked"
+    assert all(q.dnssec_ok for q in adck_dns.log), "the kit asks with the DO bit"
+
+
+def test_dnssec_tampered_record_is_invalid(adck_dns: MockDNS) -> None:
+    zone = adck_dns.add_zone("signed.test", '_agent 300 IN TXT "v=aid1;uri=https://x.signed.test/;proto=mcp"',
+                             sign=True)
+    name = dns.name.from_text("_agent.signed.test")
+    node = zone.zone.get_node(name)
+    node.get_rdataset(1, dns.rdatatype.TXT).items.clear()
+    node.get_rdataset(1, dns.rdatatype.TXT).add(
+        dns.rdtypes.ANY.TXT.TXT(1, dns.rdatatype.TXT, [b"v=aid1;uri=https://evil.test/;proto=mcp"]))
+    resolver = Resolver(DnsConfig(nameservers=(("127.0.0.1", adck_dns.port),),
+                                  trust_anchors=(("signed.test", zone.keys.ds),)))
+    assert resolver.txt("_agent.signed.test").dnssec == "invalid"
+
+
+def test_unsigned_zone(resolver: Resolver) -> None:
+    assert resolver.txt("_agent.example.test").dnssec == "unsigned"
+
+
+def test_idna_a_labels(adck_dns: MockDNS) -> None:
+    adck_dns.add_zone("xn--bcher-kva.test", '_agent 300 IN TXT "v=aid1"')
+    resolver = Resolver(DnsConfig(nameservers=(("127.0.0.1", adck_dns.port),)))
+    assert a_label("bücher.test") == "xn--bcher-kva.test"
+    assert resolver.txt("_agent.bücher.test").texts() == ["v=aid1"]
+    assert adck_dns.log[-1].name == "_agent.xn--bcher-kva.test."
+
+
+@pytest.mark.parametrize("spec, parsed", [("127.0.0.1", ("127.0.0.1", 53)), ("127.0.0.1:5353", ("127.0.0.1", 5353)),
+                                          ("[::1]:5353", ("::1", 5353)), ("::1", ("::1", 53))])
+def test_nameserver_specs(spec: str, parsed: tuple[str, int]) -> None:
+    assert DnsConfig.parse_nameserver(spec) == parsed
+
+
+@pytest.mark.parametrize("spec", ["", "host:", "host:99999", "host:port"])
+def test_bad_nameserver_specs(spec: str) -> None:
+    with pytest.raises(ValueError, match="HOST"):
+        DnsConfig.parse_nameserver(spec)
+
+
+def test_queries_are_counted(resolver: Resolver) -> None:
+    resolver.txt("_agent.example.test")
+    resolver.txt("multi.example.test")
+    assert resolver.queries_sent == 2
