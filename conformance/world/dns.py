@@ -18,7 +18,7 @@ import socket
 import socketserver
 import struct
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import dns.dnssec
@@ -206,7 +206,7 @@ class _TCPHandler(socketserver.BaseRequestHandler):
                 response = self.server.dns.answer(query, "tcp")  # type: ignore[attr-defined]
                 if response is None:
                     return
-                wire = response.to_wire()
+                wire = response.to_wire(max_size=65535)  # TCP: not the request's UDP payload size
                 conn.sendall(struct.pack("!H", len(wire)) + wire)
         except (OSError, dns.exception.DNSException):
             return
