@@ -1,0 +1,58 @@
+"""Parsing AID TXT records and zone-file lines (AID v1 §2.1, §2.3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.aid_record import parse, parse_zone_line
+
+
+def test_pairs_in_order_and_trailing_semicolon() -> None:
+    r = parse("v=aid1;uri=https://api.example.com/mcp;proto=mcp,a2a;auth=pat;")
+    assert r.pairs == [("v", "aid1"), ("uri", "https://api.example.com/mcp"), ("proto", "mcp,a2a"), ("auth", "pat")]
+    assert r.problems == [] and r.get("proto") == "mcp,a2a" and r.get("config") is None
+
+
+def test_values_may_hold_equals_signs() -> None:
+    assert parse("v=aid1;config=https://x.test/aid.json?a=b").get("config") == "https://x.test/aid.json?a=b"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("v=aid1;;proto=mcp", "empty pair"),
+    ("v=aid1;bare", "not a key=value pair"),
+    ("v=aid1; uri=https://x.test", "white space"),
+    ("v=aid1;=x", "empty key"),
+    ("v=aid1;proto=mcp;proto=a2a", "more than once"),
+])
+def test_problems_are_recorded_not_guessed(text: str, problem: str) -> None:
+    assert any(problem in p for p in parse(text).problems)
+
+
+def test_zone_line_with_several_strings() -> None:
+    z = parse_zone_line('_agent.big-container.com. 300 IN TXT "v=aid1;uri=https://api.big-container.com/mcp;proto=mcp;" '
+                        '"config=https://big-container.com/.well-known/aid.json"')
+    assert z.name == "_agent.big-container.com." and z.ttl == 300 and len(z.strings) == 2
+    assert parse(z.text()).get("config") == "https://big-container.com/.well-known/aid.json"
+
+
+def test_zone_line_without_ttl_or_class() -> None:
+    z = parse_zone_line('_agent.simple-agent.com. IN TXT "v=aid1;uri=https://api.simple-agent.com/mcp;proto=mcp;auth=pat"')
+    assert z.ttl is None and parse(z.text()).get("auth") == "pat"
+
+
+@pytest.mark.parametrize("line", ["", "_agent.x. 300 IN A 127.0.0.1", '_agent.x. 300 IN TXT "unterminated'])
+def test_bad_zone_lines(line: str) -> None:
+    with pytest.raises(ValueError):
+        parse_zone_line(line)
+
+
+def test_the_authors_example_records_parse(corpora_dir: Path) -> None:
+    lines = sorted((corpora_dir / "aid-2025-06" / "examples").glob("*/aid.txt"))
+    assert len(lines) == 7
+    for path in lines:
+        z = parse_zone_line(path.read_text("utf-8").strip())
+        record = parse(z.text())
+        assert record.get("v") == "aid1" and not record.problems, path.parent.name
+        assert z.ttl == 3600  # above the 300 s Appendix B recommends: a finding, recorded in the aid profile
