@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.aid_record import parse, parse_zone_line
+from conformance.aid.record import parse, parse_zone_line
 
 
 def test_pairs_in_order_and_trailing_semicolon() -> None:

@@ -12,7 +12,7 @@ from conformance.aiendpoint import ALIAS_PATH, WELL_KNOWN_PATH
 from conformance.document import Document
 from conformance.fetch import Exchange, Fetch, Fetcher
 from conformance.harness.adapters import Adapter
-from conformance.outcomes import not_applicable, untestable
+from conformance.outcomes import not_applicable, untestable, violation
 from conformance.targets import Target
 from conformance.world.scenarios import Scenario, ScenarioWorld
 from conformance.world.site import load_reference
@@ -211,3 +211,23 @@ def shown(document: object, limit: int = 300) -> str:
 
     text = json.dumps(redact.json_value(document), ensure_ascii=False)
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def second_visit(client: Client, scenario: Scenario, later: timedelta) -> tuple[dict, dict, list, list]:
+    """Discover twice in one session, the second time ``later``: both replies, and the
+    requests the client sent on each visit (caching and backoff show in the second list)."""
+    session = client.session(scenario)
+    first_reply = client.discover(scenario, session=session)
+    first = scenario.requests()
+    reply = client.discover(scenario, session=session, at=later)
+    return first_reply, reply, first, scenario.requests()[len(first):]
+
+
+def refused_over_tls(client: Client, scenario: Scenario, why: str) -> None:
+    """The client must neither accept a document nor send a request over a connection whose
+    certificate fails validation (6.4)."""
+    __tracebackhide__ = True
+    reply = client.discover(scenario)
+    sent = scenario.requests()
+    if reply["outcome"] == "document" or sent:
+        violation(f"{why} and {said(reply)}" + (f", after sending {sent[0].method} {sent[0].path}" if sent else ""))

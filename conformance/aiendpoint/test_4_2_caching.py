@@ -6,7 +6,7 @@ import re
 
 from datetime import timedelta
 
-from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, delivered, said
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, delivered, said, second_visit
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, untestable, violation
 
@@ -46,11 +46,8 @@ def test_4_2_agent_respects_http_caching(client: Client, scenarios: Scenarios) -
     """AI agents SHOULD respect standard HTTP caching semantics. (Cache-Control: public,
     max-age=86400; the client asks again one hour later.)"""
     s = scenarios.new("cacheable")
-    session = client.session(s)
-    accepted_document(client.discover(s, session=session))
-    before = len(s.requests())
-    reply = client.discover(s, session=session, at=timedelta(hours=1))
-    again = s.requests()[before:]
+    first_reply, reply, _, again = second_visit(client, s, timedelta(hours=1))
+    accepted_document(first_reply)
     if again:
         violation(f"one hour into a max-age of 86400 s the client sent {again[0].method} {again[0].path} again")
     if reply["outcome"] != "document":

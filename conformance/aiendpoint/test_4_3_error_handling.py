@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from conformance.aiendpoint.conftest import Client, Scenarios, generated, said, shown
+from conformance.aiendpoint.conftest import Client, Scenarios, generated, said, second_visit, shown
 from conformance.outcomes import clause, untestable, violation
 
 _TEXT = {"body": "text", "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]}
@@ -28,13 +28,9 @@ def test_4_3_agent_does_not_retry_404_within_24_hours(client: Client, scenarios:
     """HTTP 404 (Not Found): ... The agent MUST NOT retry the request for the same authority
     within a reasonable period (RECOMMENDED: 24 hours). (Asked again one hour later.)"""
     s = scenarios.new("not-found-twice", routes=[{"path": "/.well-known/ai", "status": 404, "text": "no", **_TEXT}])
-    session = client.session(s)
-    client.discover(s, session=session)
-    first = s.requests()
+    _, _, first, again = second_visit(client, s, timedelta(hours=1))
     if not first:
         untestable("the client sent no request the first time")
-    client.discover(s, session=session, at=timedelta(hours=1))
-    again = s.requests()[len(first):]
     if again:
         violation(f"an hour after a 404 the client sent {again[0].method} {again[0].path} to the same authority")
 
@@ -46,13 +42,9 @@ def test_4_3_agent_respects_retry_after(client: Client, scenarios: Scenarios) ->
     s = scenarios.new("rate-limited", routes=[{
         "path": "/.well-known/ai", "status": 429, "text": "slow down", "body": "text",
         "headers": {"Content-Type": "text/plain", "Retry-After": "3600"}, "remove_headers": ["Cache-Control"]}])
-    session = client.session(s)
-    client.discover(s, session=session)
-    first = s.requests()
+    _, _, first, again = second_visit(client, s, timedelta(minutes=10))
     if not first:
         untestable("the client sent no request the first time")
-    client.discover(s, session=session, at=timedelta(minutes=10))
-    again = s.requests()[len(first):]
     if again:
         violation(f"ten minutes into a Retry-After of 3600 s the client sent {again[0].method} {again[0].path}")
 

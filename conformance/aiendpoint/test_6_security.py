@@ -6,7 +6,7 @@ import json
 from urllib.parse import parse_qsl, urlsplit
 
 from conformance import redact
-from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, response, said
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, refused_over_tls, response, said
 from conformance.document import Document
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, not_applicable, untestable, violation
@@ -135,22 +135,16 @@ def test_6_4_agent_never_fetches_over_plain_http(client: Client, scenarios: Scen
 def test_6_4_agent_validates_certificate_names(client: Client, scenarios: Scenarios) -> None:
     """AI agents SHOULD validate TLS certificates according to [RFC6125] ... (a certificate
     from the trusted CA, for another name)."""
-    s = scenarios.new("wrong-name-certificate", listener="wrong-name")
-    reply = client.discover(s)
-    if reply["outcome"] == "document" or s.requests():
-        violation(f"the certificate names another host and {said(reply)}"
-                  + (f", after sending {s.requests()[0].method} {s.requests()[0].path}" if s.requests() else ""))
+    refused_over_tls(client, scenarios.new("wrong-name-certificate", listener="wrong-name"),
+                     "the certificate names another host")
 
 
 @clause("AIE-6.4-05")
 def test_6_4_agent_does_not_proceed_on_untrusted_certificate(client: Client, scenarios: Scenarios) -> None:
     """AI agents ... MUST NOT proceed if certificate validation fails. (A certificate for the
     right name from a CA the client was not told to trust.)"""
-    s = scenarios.new("untrusted-certificate", listener="untrusted")
-    reply = client.discover(s)
-    if reply["outcome"] == "document" or s.requests():
-        violation(f"the certificate's CA is not trusted and {said(reply)}"
-                  + (f", after sending {s.requests()[0].method} {s.requests()[0].path}" if s.requests() else ""))
+    refused_over_tls(client, scenarios.new("untrusted-certificate", listener="untrusted"),
+                     "the certificate's CA is not trusted")
 
 
 @clause("AIE-6.5-01")

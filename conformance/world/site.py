@@ -12,6 +12,7 @@ import copy
 import json
 import tomllib
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 from conformance.resources import fixtures_dir
@@ -136,8 +137,12 @@ def _route(entry: dict) -> Route:
     return Route(**entry)
 
 
+@cache
 def load_reference(draft: str) -> Site:
-    """The reference site of a draft (``fixtures/<draft>/publisher.toml``)."""
+    """The reference site of a draft (``fixtures/<draft>/publisher.toml``), read once.
+
+    Shared and never changed in place: mutants and scenarios copy it (``apply_patch`` works
+    on a deep copy)."""
     folder = fixtures_dir(draft)
     spec = tomllib.loads((folder / "publisher.toml").read_text("utf-8"))
     document = json.loads((folder / spec.pop("document")).read_text("utf-8"))
