@@ -50,6 +50,7 @@ class _Grab:
 
 
 def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, connect_to: Sequence[str] = (),
+                   nameservers: Sequence[str] = (),
                    timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = (),
                    world: str = "sockets") -> str:
     """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended)."""
@@ -60,6 +61,8 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
         parts += ["--ca-bundle", ca_bundle]
     for c in connect_to:
         parts += ["--connect-to", c]
+    for n in nameservers:
+        parts += ["--nameserver", n]
     if timeout is not None:
         parts += ["--timeout", f"{timeout:g}"]
     if world != "sockets":
@@ -71,7 +74,7 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
 
 def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence[str] = (),
         ca_bundle: str | None = None, connect_to: Sequence[str] = (), timeout: float | None = None,
-        max_body: int | None = None, report_dir: str | Path | None = None,
+        nameservers: Sequence[str] = (), max_body: int | None = None, report_dir: str | Path | None = None,
         formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
@@ -94,6 +97,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-ca-bundle", ca_bundle]
     for c in connect_to:
         args += ["--adck-connect-to", c]
+    for n in nameservers:
+        args += ["--adck-nameserver", n]
     if timeout is not None:
         args += ["--adck-timeout", str(timeout)]
     if max_body is not None:
@@ -101,6 +106,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     if world != "sockets":
         args += ["--adck-world", world]
     template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
+                              nameservers=nameservers,
                               timeout=timeout, seed=seed, roles=roles, world=world) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]

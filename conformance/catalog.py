@@ -103,6 +103,10 @@ class Profile:
     levels: tuple[dict, ...]
     clauses: dict[str, Clause] = field(repr=False)
     ambiguities: tuple[Ambiguity, ...] = field(repr=False)
+    #: What a target without a prefix is when it is not a file: "document" (a path) or "domain".
+    bare_target: str = "document"
+    #: False while the suite of the implemented roles is being built (reports say so).
+    complete: bool = True
 
     def clause(self, clause_id: str) -> Clause:
         try:
@@ -194,6 +198,8 @@ def load(short: str) -> Profile:
         roles=dict(meta["roles"]),
         roles_implemented=tuple(meta["roles_implemented"]),
         levels=tuple(meta["levels"]),
+        bare_target=meta.get("bare_target", "document"),
+        complete=meta.get("complete", True),
         clauses=clauses,
         ambiguities=ambiguities,
     )

@@ -39,6 +39,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--ca-bundle", help="PEM file of CA certificates to trust (TLS verification stays on)")
     r.add_argument("--connect-to", action="append", default=[], metavar="HOST1:PORT1:HOST2:PORT2",
                    help="reach HOST1:PORT1 at HOST2:PORT2, keeping the name for SNI and the certificate (as curl)")
+    r.add_argument("--nameserver", action="append", default=[], metavar="HOST[:PORT]",
+                   help="ask this DNS server for DNS-published targets (repeatable; default: the system's resolver)")
     r.add_argument("--timeout", type=float, default=None, help="seconds allowed per request (default 10)")
     r.add_argument("--max-body", type=int, default=None, help="body bytes read at most (default 1 MiB)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
@@ -73,7 +75,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]adck: {exc}[/red]")
         return api.EXIT_USAGE
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
-                     connect_to=args.connect_to, timeout=args.timeout, max_body=args.max_body,
+                     connect_to=args.connect_to, nameservers=args.nameserver, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose)
     if result.report is None:
@@ -107,6 +109,8 @@ def _print_summary(report, console: Console) -> None:
 
 def _traffic(report) -> str:
     adapter = report.target.get("adapter")
+    if "dns_queries" in report.target:
+        return f"{report.target['dns_queries']} DNS queries, {report.requests_sent} HTTP requests"
     if adapter:
         return f"{adapter['steps']} harness steps, {adapter['client_requests']} requests from the client"
     return f"{report.requests_sent} requests"

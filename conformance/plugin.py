@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from conformance import __version__, catalog
+from conformance.dns import DnsConfig
 from conformance.fetch import ConnectTo, Fetcher, Limits
 from conformance.outcomes import ClauseViolation, NotApplicable, Untestable
 from conformance.reports import model
@@ -38,6 +39,8 @@ class RunState:
     fetcher: Fetcher | None = None
     #: The scenario world of an agent-role run (it counts the client's requests).
     world: Any = None
+    #: The run's DNS resolver, when a suite asked DNS.
+    resolver: Any = None
     outcomes: dict[str, model.TestOutcome] = field(default_factory=dict)
     report: model.Report | None = None
     written: list[Path] = field(default_factory=list)
@@ -57,6 +60,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--adck-ca-bundle", metavar="PEM", help="trust the CA certificates in this PEM file")
     g.addoption("--adck-connect-to", action="append", default=[], metavar="H1:P1:H2:P2",
                 help="connect to H2:P2 instead of H1:P1, keeping the name for Host, SNI and certificate (curl's meaning)")
+    g.addoption("--adck-nameserver", action="append", default=[], metavar="HOST[:PORT]",
+                help="ask this DNS server (repeatable; default: the system's resolver)")
     g.addoption("--adck-timeout", type=float, default=Limits.total_timeout, metavar="S",
                 help="seconds allowed for one request, body included (default %(default)s)")
     g.addoption("--adck-max-body", type=int, default=Limits.max_body_bytes, metavar="BYTES",
@@ -131,6 +136,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             roles=tuple(config.getoption("adck_role")),
             ca_bundle=Path(config.getoption("adck_ca_bundle")) if config.getoption("adck_ca_bundle") else None,
             connect_to=tuple(ConnectTo.parse(s) for s in config.getoption("adck_connect_to")),
+            nameservers=tuple(DnsConfig.parse_nameserver(s) for s in config.getoption("adck_nameserver")),
             limits=Limits(total_timeout=config.getoption("adck_timeout"),
                           connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
                           max_body_bytes=config.getoption("adck_max_body")),
@@ -223,6 +229,17 @@ def adck_dns():
     server = MockDNS()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def adck_resolver(request: pytest.FixtureRequest, adck_target: Target):
+    """The session's one DNS resolver (counted like the fetcher's requests)."""
+    from conformance.dns import Resolver
+
+    state = request.config.stash[STATE]
+    if state.resolver is None:
+        state.resolver = Resolver(adck_target.dns or DnsConfig())
+    return state.resolver
 
 
 @pytest.fixture(scope="session")
@@ -321,6 +338,8 @@ def _target_info(state: RunState) -> dict[str, Any]:
     assert target is not None
     info: dict[str, Any] = {"spec": target.spec, "kind": target.kind, "description": target.description,
                             "notes": list(target.notes)}
+    if state.resolver is not None:
+        info["dns_queries"] = state.resolver.queries_sent
     if target.adapter is not None:
         from conformance.harness import PROTOCOL
 
@@ -340,6 +359,8 @@ def _replay_template(config: pytest.Config, state: RunState) -> str:
         parts += ["--adck-ca-bundle", config.getoption("adck_ca_bundle")]
     for c in config.getoption("adck_connect_to"):
         parts += ["--adck-connect-to", c]
+    for n in config.getoption("adck_nameserver"):
+        parts += ["--adck-nameserver", n]
     parts += ["--adck-seed", str(state.seed)]
     return shlex.join(parts) + " --adck-clause {clause}"
 

@@ -71,6 +71,8 @@ def test_the_completeness_check_can_fail(profile: catalog.Profile, specs_dir: Pa
 
 
 def test_every_must_and_should_is_tested_or_untestable(profile: catalog.Profile) -> None:
+    if not profile.complete:
+        pytest.skip(f"the {profile.short} suite is being built (complete = false in its profile)")
     coverage = profile.coverage()
     gaps = [cid for cid, c in coverage.items()
             if c.clause.role in profile.roles_implemented and c.clause.level in ("MUST", "SHOULD")
@@ -126,8 +128,8 @@ def test_suite_modules_are_named_by_section(profile: catalog.Profile) -> None:
 def test_must_coverage_at_least_85_percent(profile: catalog.Profile) -> None:
     coverage = [c for c in profile.coverage().values()
                 if c.clause.role in profile.roles_implemented and c.clause.level == "MUST"]
-    if not coverage:
-        pytest.skip(f"{profile.short} has no suite role yet")
+    if not coverage or not profile.complete:
+        pytest.skip(f"the {profile.short} suite is being built")
     tested = sum(c.status == "tested" for c in coverage)
     assert tested / len(coverage) >= 0.85, f"{tested}/{len(coverage)} MUST entries tested"
 

@@ -97,13 +97,27 @@ def harness_evidence(step: Any) -> dict[str, Any]:
     return out
 
 
+def dns_evidence(answer: Any) -> dict[str, Any]:
+    """A DNS answer as evidence: the name, what came back, TTL and DNSSEC state (redacted)."""
+    return {"dns": {"query": f"{answer.name} TXT", "status": answer.status, "ttl": answer.ttl,
+                    "records": [[redact.text(s.decode("utf-8", "replace")) for s in strings] for strings in answer.records],
+                    "dnssec": answer.dnssec, "detail": redact.text(answer.detail)}}
+
+
 def evidence_item(item: Any) -> dict[str, Any]:
-    """Report evidence for an HTTP exchange or a harness step."""
-    return exchange_evidence(item) if isinstance(item, Exchange) else harness_evidence(item)
+    """Report evidence for an HTTP exchange, a harness step or a DNS answer."""
+    if isinstance(item, Exchange):
+        return exchange_evidence(item)
+    if hasattr(item, "records") and hasattr(item, "dnssec"):
+        return dns_evidence(item)
+    return harness_evidence(item)
 
 
 def evidence_line(ev: dict[str, Any]) -> str:
     """One line for a person: ``GET https://… -> 200 OK`` or ``run aiendpoint.discover https://… -> none``."""
+    if "dns" in ev:
+        d = ev["dns"]
+        return f"DNS {d['query']} -> {d['status']}" + (f" (TTL {d['ttl']}, DNSSEC {d['dnssec']})" if d["ttl"] else "")
     if "harness" in ev:
         h = ev["harness"]
         params = h["request"].get("params", {})

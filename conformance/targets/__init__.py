@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable, Literal, Protocol
 from conformance.fetch import ConnectTo, HttpConfig, Limits
 
 if TYPE_CHECKING:
+    from conformance.dns import DnsConfig
     from conformance.harness.adapters import Adapter
 
 ENTRY_POINT_GROUP = "adck.targets"
@@ -36,6 +37,13 @@ class TargetOptions:
     ca_bundle: Path | None = None
     connect_to: tuple[ConnectTo, ...] = ()
     limits: Limits = Limits()
+    #: DNS servers to ask ("HOST:PORT"); empty: the system's resolver.
+    nameservers: tuple[tuple[str, int], ...] = ()
+
+    def dns_config(self) -> "DnsConfig":
+        from conformance.dns import DnsConfig
+
+        return DnsConfig(nameservers=self.nameservers)
 
     def http_config(self) -> HttpConfig:
         return HttpConfig(ca_bundle=self.ca_bundle, connect_to=self.connect_to, limits=self.limits)
@@ -47,7 +55,7 @@ class Target:
 
     #: The target as the user named it, with any credentials removed.
     spec: str
-    kind: Literal["origin", "document", "agent"]
+    kind: Literal["origin", "document", "agent", "domain"]
     description: str
     #: The roles of the draft this target can be checked in.
     roles: tuple[str, ...]
@@ -58,6 +66,11 @@ class Target:
     document_path: Path | None = None
     #: The harness adapter of a client (agent) target.
     adapter: "Adapter | None" = None
+    #: The domain of a DNS-published provider (AID); its resolver configuration.
+    domain: str | None = None
+    dns: "DnsConfig | None" = None
+    #: A record on its own (``txt:``): its character-strings, and TTL when a zone line gave one.
+    record: "tuple[list[bytes], int | None] | None" = None
     #: Things the report should say about how the target was reached.
     notes: list[str] = field(default_factory=list)
     _on_close: Callable[[], None] | None = None
@@ -86,8 +99,11 @@ def kinds() -> dict[str, TargetKind]:
 
         from conformance.targets.agent import CommandTargets, PythonTargets
 
+        from conformance.targets.domain import RecordTargets
+
         found = {"builtin": BuiltinTargets(), "http": OriginTargets(), "https": OriginTargets(),
-                 "file": DocumentTargets(), "python": PythonTargets(), "cmd": CommandTargets()}
+                 "file": DocumentTargets(), "python": PythonTargets(), "cmd": CommandTargets(),
+                 "txt": RecordTargets()}
     return found
 
 
@@ -102,9 +118,29 @@ def resolve(spec: str, options: TargetOptions) -> Target:
         return registry[m.group(1)].create(spec, options)
     if spec in registry:  # a bare prefix, e.g. "builtin"
         return registry[spec].create(spec, options)
+    if not Path(spec).exists() and _looks_like_domain(spec) and _bare_target(options.draft) == "domain":
+        from conformance.targets.domain import DomainTargets
+
+        return DomainTargets().create(spec, options)
     if m and len(m.group(1)) > 1 and not Path(spec).exists():
         raise TargetError(
             f"unknown target kind {m.group(1)!r} in {spec!r}; known kinds: "
             + ", ".join(sorted(registry)) + ", or a path to a document"
         )
     return registry["file"].create(spec, options)
+
+
+_DOMAIN = re.compile(r"^(?=.{1,253}$)([^\s/:.@]+\.)+[^\s/:.@]+\.?$")
+
+
+def _looks_like_domain(spec: str) -> bool:
+    return bool(_DOMAIN.match(spec)) and not spec.endswith((".json", ".txt", ".toml"))
+
+
+def _bare_target(draft: str) -> str:
+    from conformance import catalog
+
+    try:
+        return catalog.load(draft).bare_target
+    except catalog.CatalogError:
+        return "document"

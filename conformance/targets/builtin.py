@@ -19,6 +19,10 @@ class BuiltinTargets:
         name = spec.partition(":")[2]
         if "agent" in options.roles:
             return self._agent(spec, name, options)
+        from conformance.resources import fixtures_dir
+
+        if (fixtures_dir(options.draft) / "provider.toml").exists():
+            return self._provider(spec, name, options)
         try:
             site = load_reference(options.draft)
         except FileNotFoundError:
@@ -72,3 +76,44 @@ class BuiltinTargets:
         else:
             adapter = callable_adapter(make_handler(VARIANTS[name], f"adck reference agent, broken variant {name}"), spec)
         return agent_target(spec, adapter, f"built-in broken agent variant {name!r} ({variant.summary}):")
+
+    def _provider(self, spec: str, name: str, options: TargetOptions) -> Target:
+        """A DNS-published provider: its zone on the mock DNS, its manifest on the mock HTTPS world."""
+        from conformance.dns import DnsConfig
+        from conformance.world.dns import MockDNS
+        from conformance.world.site import load_provider, mutate_provider
+
+        provider = load_provider(options.draft)
+        description = f"built-in reference provider of {options.draft}"
+        if name:
+            mutants = load_mutants(options.draft)
+            if name not in mutants:
+                raise TargetError(f"no built-in variant {name!r} for {options.draft}; "
+                                  f"`adck targets {options.draft}` lists the {len(mutants)} there are")
+            provider = mutate_provider(provider, mutants[name])
+            description = f"built-in broken variant {name!r} of {options.draft} ({mutants[name].summary})"
+        server = MockDNS()
+        origin = None
+        try:
+            zone = server.add_zone(provider.domain, provider.zone_text(), sign=provider.sign)
+            if provider.fault:
+                server.fault(f"_agent.{provider.domain}", provider.fault)  # type: ignore[arg-type]
+            origin = https.serve(provider.site)
+        except Exception:
+            server.stop()
+            raise
+
+        def close() -> None:
+            origin.stop()
+            server.stop()
+
+        anchors = ((provider.domain, zone.keys.ds),) if zone.keys else ()
+        return Target(
+            spec=spec, kind="domain", description=description, roles=("provider", "document"),
+            domain=provider.domain,
+            dns=DnsConfig(nameservers=(("127.0.0.1", server.port),), trust_anchors=anchors),
+            http=origin.http_config(options.limits),
+            notes=[f"DNS: the kit's mock server on 127.0.0.1:{server.port} (zone signed: {provider.sign}); "
+                   f"manifest host served on 127.0.0.1:{origin.port}"],
+            _on_close=close,
+        )

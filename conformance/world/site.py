@@ -123,6 +123,8 @@ class Mutant:
     expect: str | None = None
     #: For agent variants: how the kit drives it ("python" in-process, "cmd" as a subprocess).
     via: str = "python"
+    #: For DNS-published providers: changes to the record (txt, ttl, sign, zone, fault).
+    dns: dict = field(default_factory=dict)
     #: Other clauses the variant cannot help failing, each with the reason.
     also_fails: dict[str, str] = field(default_factory=dict)
     site: dict = field(default_factory=dict)
@@ -164,6 +166,7 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
             clause=m.get("clause"),
             expect=m.get("expect"),
             via=m.get("via", "python"),
+            dns=dict(m.get("dns", {})),
             summary=m["summary"],
             also_fails=dict(m.get("also_fails", {})),
             site=dict(m.get("site", {})),
@@ -199,3 +202,46 @@ def mutate(site: Site, mutant: Mutant) -> Site:
         else:
             routes[idx] = new
     return replace(site, document=document, routes=tuple(routes), **mutant.site)
+
+
+@dataclass(frozen=True)
+class Provider:
+    """A DNS-published provider (AID): the _agent record of a domain, and the site hosting
+    its manifest."""
+
+    domain: str
+    txt: tuple[str, ...]
+    ttl: int
+    sign: bool
+    site: Site
+    #: Extra zone-file lines, and a DNS fault for the _agent name (servfail, drop, ...).
+    zone: str = ""
+    fault: str | None = None
+
+    def zone_text(self) -> str:
+        """Zone-file text of the record (dnspython escapes each byte as a zone file must)."""
+        import dns.rdataclass
+        import dns.rdatatype
+        from dns.rdtypes.ANY.TXT import TXT
+
+        if not self.txt:
+            return self.zone
+        rdata = TXT(dns.rdataclass.IN, dns.rdatatype.TXT, [s.encode("utf-8") for s in self.txt])
+        return f"_agent {self.ttl} IN TXT {rdata.to_text()}\n" + self.zone
+
+
+def load_provider(draft: str) -> Provider:
+    """The reference provider of a draft (``fixtures/<draft>/provider.toml``)."""
+    folder = fixtures_dir(draft)
+    spec = tomllib.loads((folder / "provider.toml").read_text("utf-8"))
+    site_spec = dict(spec["site"])
+    document = json.loads((folder / site_spec.pop("document")).read_text("utf-8"))
+    routes = tuple(_route(r) for r in site_spec.pop("route"))
+    site = Site(document=document, routes=routes, **site_spec)
+    return Provider(domain=spec["domain"], txt=tuple(spec["txt"]), ttl=spec["ttl"], sign=spec["sign"], site=site)
+
+
+def mutate_provider(provider: Provider, mutant: Mutant) -> Provider:
+    """The provider with a mutant's record changes (``dns``) and manifest/site changes."""
+    changes = {k: (tuple(v) if k == "txt" else v) for k, v in mutant.dns.items()}
+    return replace(provider, site=mutate(provider.site, mutant), **changes)

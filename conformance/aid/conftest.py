@@ -1,0 +1,73 @@
+"""Fixtures of the aid suite: the _agent TXT record is looked up once per run and shared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import pytest
+
+from conformance.aid.record import AidRecord, parse
+from conformance.dns import Resolver, TxtAnswer
+from conformance.outcomes import untestable
+from conformance.targets import Target
+
+
+@dataclass
+class RecordUnderTest:
+    """The AID record checked by the document role: its strings as published, and parsed."""
+
+    strings: list[bytes]
+    ttl: int | None
+    source: str
+    answer: TxtAnswer | None = None
+    #: The other TXT records at the name, if there were several (AMB-07).
+    others: list[list[bytes]] = field(default_factory=list)
+
+    @cached_property
+    def raw(self) -> bytes:
+        """The character-strings concatenated (2.3 step 2)."""
+        return b"".join(self.strings)
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="replace")
+
+    @cached_property
+    def parsed(self) -> AidRecord:
+        return parse(self.text)
+
+    def evidence(self) -> list:
+        return [self.answer] if self.answer is not None else []
+
+
+@pytest.fixture(scope="session")
+def lookup(adck_target: Target, adck_resolver: Resolver) -> TxtAnswer:
+    """The TXT answer at _agent.<domain> (provider targets), once per run."""
+    assert adck_target.domain, "provider-role tests run on domain targets"
+    return adck_resolver.txt(f"_agent.{adck_target.domain}")
+
+
+@pytest.fixture(scope="session")
+def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTest:
+    """The AID record: the one given with txt:, or the one the domain publishes."""
+    if adck_target.record is not None:
+        strings, ttl = adck_target.record
+        return RecordUnderTest(strings=strings, ttl=ttl, source=adck_target.description)
+    answer: TxtAnswer = request.getfixturevalue("lookup")
+    if answer.status != "ok" or not answer.records:
+        untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2.1-01)")
+    chosen = next((r for r in answer.records if b"".join(r).startswith(b"v=aid")), answer.records[0])
+    others = [r for r in answer.records if r is not chosen]
+    return RecordUnderTest(strings=chosen, ttl=answer.ttl, source=answer.name, answer=answer, others=others)
+
+
+def value_of(record: RecordUnderTest, key: str) -> str:
+    """The value of ``key`` in the record, or *not-applicable* when the key is absent."""
+    from conformance.outcomes import not_applicable
+
+    __tracebackhide__ = True
+    value = record.parsed.get(key)
+    if value is None:
+        not_applicable(f"the record has no {key} key")
+    return value

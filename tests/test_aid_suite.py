@@ -1,0 +1,93 @@
+"""The aid suite (record and provider clauses so far): reference, mutant proof, corpus."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from conformance import catalog
+from conformance.aid.record import parse_zone_line
+from conformance.world.dns import MockDNS
+from conformance.world.site import load_mutants
+from tests.conftest import quiet_run
+
+PROFILE = catalog.load("aid")
+MUTANTS = load_mutants("aid")
+EXPECTED = tomllib.loads((Path(__file__).parent / "data" / "aid_corpus.toml").read_text("utf-8"))
+
+
+def failing(report) -> set[str]:
+    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
+
+
+def test_reference_provider_passes() -> None:
+    result = quiet_run("aid", "builtin")
+    report = result.report
+    assert result.exit_code == 0 and report.summary.level == "full"
+    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested"}
+    assert {r.clause: r.outcome for r in report.results if r.clause in tested and r.outcome not in
+            ("pass", "not-applicable")} == {}
+    assert report.target["dns_queries"] >= 1
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_mutant_fails_exactly_its_clause(name: str) -> None:
+    mutant = MUTANTS[name]
+    report = quiet_run("aid", f"builtin:{name}").report
+    assert failing(report) == {mutant.clause} | set(mutant.also_fails), [
+        (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in MUTANTS.items() if m.also_fails and m.dns.get("txt")))
+def test_record_breaks_are_clean_as_txt_targets(name: str) -> None:
+    """A record break that takes AID-2.1-01 with it on a domain fails exactly its clause on its own."""
+    mutant = MUTANTS[name]
+    report = quiet_run("aid", "txt:" + "".join(mutant.dns["txt"])).report
+    assert report.roles == ["document"] and failing(report) == {mutant.clause}
+
+
+def test_every_tested_clause_has_a_clean_proof() -> None:
+    clean = {m.clause for m in MUTANTS.values() if not m.also_fails or m.dns.get("txt")}
+    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.level != "MAY"}
+    assert tested - clean == set()
+
+
+def test_txt_target_forms() -> None:
+    value = "v=aid1;uri=https://api.example.com/mcp;proto=mcp;auth=pat"
+    assert failing(quiet_run("aid", f"txt:{value}").report) == set()
+    line = f'_agent.example.com. 300 IN TXT "{value}"'
+    report = quiet_run("aid", f"txt:{line}").report
+    assert report.target["description"].startswith("TXT record of _agent.example.com.")
+    assert failing(report) == set()
+
+
+# ---------------------------------------------------------------- the authors' seven services
+
+def _examples(corpora_dir: Path) -> list[Path]:
+    return sorted((corpora_dir / "aid-2025-06" / "examples").glob("*/aid.txt"))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_example_record_as_document(name: str, corpora_dir: Path) -> None:
+    line = (corpora_dir / "aid-2025-06" / "examples" / name / "aid.txt").read_text("utf-8").strip()
+    report = quiet_run("aid", f"txt:{line}").report
+    assert sorted(failing(report)) == EXPECTED[name]["record_failing"]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_example_service_as_provider(name: str, corpora_dir: Path) -> None:
+    """Served by the mock world (its TXT line on the mock DNS), checked as users check a live
+    domain: --nameserver and --connect-to keep every query and request on loopback."""
+    line = parse_zone_line((corpora_dir / "aid-2025-06" / "examples" / name / "aid.txt").read_text("utf-8").strip())
+    domain = line.name.rstrip(".").removeprefix("_agent.")
+    with MockDNS() as dns_server:
+        quoted = " ".join('"' + s.decode().replace('"', '\\"') + '"' for s in line.strings)
+        dns_server.add_zone(domain, f"_agent {line.ttl} IN TXT {quoted}\n")
+        result = quiet_run("aid", domain, nameservers=[f"127.0.0.1:{dns_server.port}"],
+                           connect_to=["::127.0.0.1:9"], timeout=2)
+    report = result.report
+    assert all(q.name.endswith(domain + ".") for q in dns_server.log), "only the mock DNS was asked"
+    assert sorted(failing(report)) == EXPECTED[name]["provider_failing"]
+    assert report.summary.level == EXPECTED[name]["provider_level"]
