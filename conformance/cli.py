@@ -102,6 +102,9 @@ def _print_summary(report, console: Console) -> None:
     console.print(f"[{style}]{report.draft['short']}: {s.level}[/] — MUST {c['MUST']['pass']} passed, "
                   f"{c['MUST']['fail']} failed, {len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} "
                   f"passed, {c['SHOULD']['fail']} failed; {_traffic(report)}; seed {report.seed}")
+    if not any(r.outcome in ("pass", "fail") for r in report.results):
+        console.print("[yellow]no clause of the checked roles applies to this target, so nothing was judged: "
+                      "not a verdict of conformance[/yellow]")
     if s.must_unverified:
         console.print(f"[yellow]{len(s.must_unverified)} MUST clause(s) could not be checked because a prerequisite "
                       "failed; they do not count as passed (each names its prerequisite in the report).[/yellow]")

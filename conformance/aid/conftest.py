@@ -9,7 +9,9 @@ import pytest
 
 from conformance.aid.record import AidRecord, parse
 from conformance.dns import Resolver, TxtAnswer
-from conformance.outcomes import untestable
+from conformance.document import Document
+from conformance.fetch import Fetch, Fetcher
+from conformance.outcomes import not_applicable, untestable
 from conformance.targets import Target
 
 
@@ -51,6 +53,8 @@ def lookup(adck_target: Target, adck_resolver: Resolver) -> TxtAnswer:
 @pytest.fixture(scope="session")
 def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTest:
     """The AID record: the one given with txt:, or the one the domain publishes."""
+    if adck_target.document_path is not None:
+        not_applicable("the target is a manifest on its own: it has no TXT record")
     if adck_target.record is not None:
         strings, ttl = adck_target.record
         return RecordUnderTest(strings=strings, ttl=ttl, source=adck_target.description)
@@ -60,6 +64,33 @@ def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTe
     chosen = next((r for r in answer.records if b"".join(r).startswith(b"v=aid")), answer.records[0])
     others = [r for r in answer.records if r is not chosen]
     return RecordUnderTest(strings=chosen, ttl=answer.ttl, source=answer.name, answer=answer, others=others)
+
+
+@pytest.fixture(scope="session")
+def manifest_fetch(adck_target: Target, adck_fetcher: Fetcher, request: pytest.FixtureRequest) -> Fetch:
+    """GET of the record's config URL (provider targets), once per run."""
+    rec: RecordUnderTest = request.getfixturevalue("record")
+    config = rec.parsed.get("config")
+    if config is None:
+        not_applicable("the record has no config: Simple Profile, no manifest")
+    if not config.lower().startswith("https://"):
+        untestable(f"config={config!r} is not an https:// URL (see AID-2.1-21, AID-4-04); the kit fetches manifests over HTTPS only")
+    return adck_fetcher.get(config)
+
+
+@pytest.fixture(scope="session")
+def manifest(adck_target: Target, request: pytest.FixtureRequest) -> Document:
+    """The AID manifest: the file of a manifest target, or the document at the record's config."""
+    if adck_target.document_path is not None:
+        return Document.from_file(adck_target.document_path, adck_target.http.limits.max_body_bytes)
+    if adck_target.record is not None:
+        not_applicable("the target is a TXT record on its own: its manifest is not fetched")
+    fetch: Fetch = request.getfixturevalue("manifest_fetch")
+    final = fetch.final
+    if final is None or (fetch.error and fetch.error_kind != "too-large") or not 200 <= final.status < 300:
+        why = fetch.describe_error() if fetch.error else f"{final.status} {final.reason}" if final else "no answer"
+        untestable(f"the manifest at {fetch.url} could not be had: {why} (see AID-2.2-01)")
+    return Document.from_fetch(fetch)
 
 
 def value_of(record: RecordUnderTest, key: str) -> str:

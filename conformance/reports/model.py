@@ -168,7 +168,9 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
     }
     for r in results:
         counts[r.level][r.outcome] += 1
-    conformant = completed and all(r.counts_as_met() for r in results if r.level == "MUST")
+    # a run that checked nothing (no clause applied) is no evidence of conformance
+    checked = any(r.outcome in ("pass", "fail") for r in results)
+    conformant = completed and checked and all(r.counts_as_met() for r in results if r.level == "MUST")
     full = conformant and all(r.counts_as_met() for r in results if r.level == "SHOULD")
     return Summary(
         conformant=conformant,
@@ -176,7 +178,7 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         counts=counts,
         must_unverified=[r.clause for r in results
                          if r.level == "MUST" and r.outcome == "untestable" and r.untestable_reason == "prerequisite"],
-        partial=partial,
+        partial=partial or not checked,
     )
 
 

@@ -156,10 +156,18 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
     """The variants of a draft's reference implementations (``fixtures/<draft>/<file>``):
     ``table="mutants"`` the broken ones, ``table="conforming"`` the conforming ones;
     ``file="agent-mutants.toml"`` the broken reference agents."""
-    path = fixtures_dir(draft) / file
-    if not path.exists():
-        return {}
-    raw = tomllib.loads(path.read_text("utf-8"))
+    folder = fixtures_dir(draft)
+    paths = [folder / file]
+    if file == "mutants.toml":  # a draft's broken variants may be split by topic: mutants-*.toml
+        paths += sorted(folder.glob("mutants-*.toml"))
+    raw: dict = {}
+    for path in paths:
+        if path.exists():
+            for tbl, entries in tomllib.loads(path.read_text("utf-8")).items():
+                dup = raw.setdefault(tbl, {}).keys() & entries.keys()
+                if dup:
+                    raise ValueError(f"{path}: variants {sorted(dup)} are defined twice")
+                raw[tbl].update(entries)
     return {
         name: Mutant(
             name=name,
