@@ -81,7 +81,11 @@ def headers(items: list[tuple[str, str]] | dict[str, str]) -> list[tuple[str, st
 
 def json_value(value: Any) -> Any:
     if isinstance(value, dict):
-        return {k: (REDACTED if is_secret_name(k) and isinstance(v, (str, int, float)) else json_value(v))
+        # an item that declares itself secret (AID configuration: "secret": true) holds its value
+        # in defaultValue/value: mask those too
+        declared_secret = value.get("secret") is True
+        return {k: (REDACTED if (is_secret_name(k) or (declared_secret and k in ("defaultValue", "value")))
+                    and isinstance(v, (str, int, float)) and not isinstance(v, bool) else json_value(v))
                 for k, v in value.items()}
     if isinstance(value, list):
         return [json_value(v) for v in value]

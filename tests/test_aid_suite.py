@@ -76,17 +76,49 @@ def test_example_record_as_document(name: str, corpora_dir: Path) -> None:
     assert sorted(failing(report)) == EXPECTED[name]["record_failing"]
 
 
+def serve_example(corpora_dir: Path, name: str):
+    """An example service in the mock world: its TXT line on a mock DNS server, its aid.json
+    at its config URL on a mock HTTPS origin; returns (domain, DNS server, origin or None)."""
+    import json
+    from urllib.parse import urlsplit
+
+    from conformance.aid.record import parse
+    from conformance.world import https
+    from conformance.world.site import Route, Site
+
+    folder = corpora_dir / "aid-2025-06" / "examples" / name
+    line = parse_zone_line((folder / "aid.txt").read_text("utf-8").strip())
+    domain = line.name.rstrip(".").removeprefix("_agent.")
+    dns_server = MockDNS()
+    quoted = " ".join('"' + s.decode().replace('"', '\\"') + '"' for s in line.strings)
+    dns_server.add_zone(domain, f"_agent {line.ttl} IN TXT {quoted}\n")
+    config = parse(line.text()).get("config")
+    origin = None
+    if config:
+        url = urlsplit(config)
+        site = Site(hostname=url.hostname, document=json.loads((folder / "aid.json").read_text("utf-8")),
+                    routes=(Route(path=url.path, body="document", headers=(("Content-Type", "application/json"),)),))
+        origin = https.serve(site)
+    return domain, dns_server, origin
+
+
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_example_service_as_provider(name: str, corpora_dir: Path) -> None:
-    """Served by the mock world (its TXT line on the mock DNS), checked as users check a live
-    domain: --nameserver and --connect-to keep every query and request on loopback."""
-    line = parse_zone_line((corpora_dir / "aid-2025-06" / "examples" / name / "aid.txt").read_text("utf-8").strip())
-    domain = line.name.rstrip(".").removeprefix("_agent.")
-    with MockDNS() as dns_server:
-        quoted = " ".join('"' + s.decode().replace('"', '\\"') + '"' for s in line.strings)
-        dns_server.add_zone(domain, f"_agent {line.ttl} IN TXT {quoted}\n")
-        result = quiet_run("aid", domain, nameservers=[f"127.0.0.1:{dns_server.port}"],
-                           connect_to=["::127.0.0.1:9"], timeout=2)
+    """Served by the mock world (TXT line on the mock DNS, manifest on the mock HTTPS world),
+    checked as users check a live domain: --nameserver, --connect-to and --ca-bundle keep every
+    query and request on loopback (hosts the example names but the world does not serve are
+    mapped to a closed loopback port)."""
+    from conformance.world import tls
+
+    domain, dns_server, origin = serve_example(corpora_dir, name)
+    try:
+        connect = ([f"{origin.site.hostname}:443:127.0.0.1:{origin.port}"] if origin else []) + ["::127.0.0.1:9"]
+        result = quiet_run("aid", domain, nameservers=[f"127.0.0.1:{dns_server.port}"], connect_to=connect,
+                           ca_bundle=str(tls.ca_bundle()), timeout=2)
+    finally:
+        dns_server.stop()
+        if origin:
+            origin.stop()
     report = result.report
     assert all(q.name.endswith(domain + ".") for q in dns_server.log), "only the mock DNS was asked"
     assert sorted(failing(report)) == EXPECTED[name]["provider_failing"]

@@ -15,6 +15,11 @@ from conformance.outcomes import not_applicable, untestable
 from conformance.targets import Target
 
 
+#: Fetch errors where no answer came at all: the kit cannot tell a provider that is down from its
+#: own network, so a clause judged on such a fetch is untestable (a TLS failure is an answer).
+NO_ANSWER = ("connect", "timeout", "transport")
+
+
 @dataclass
 class RecordUnderTest:
     """The AID record checked by the document role: its strings as published, and parsed."""

@@ -1,0 +1,119 @@
+"""§2.2.1 Core Manifest Schema (the manifest's own members).
+
+Each test checks one member; a member missing or of the wrong JSON type is reported by the
+clause that asks for it, and the clauses on its value are then *untestable* (or, for an
+optional member, *not-applicable*) through the :class:`Document` accessors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from conformance.document import Document, kind_name
+from conformance.outcomes import clause, violation
+
+
+def absolute_url_problem(value: Any, https: bool = False) -> str | None:
+    """Why ``value`` is not a JSON string holding an absolute URL (with ``https``: whose
+    scheme is https), or None."""
+    if not isinstance(value, str):
+        return f"is a JSON {kind_name(value)}, not a string"
+    parts = urlsplit(value)
+    if not parts.scheme or not parts.netloc or any(c.isspace() for c in value):
+        return f"= {value[:80]!r} is not an absolute URL with a host"
+    if https and parts.scheme.lower() != "https":
+        return f"= {value[:80]!r} is not an https:// URL"
+    return None
+
+
+def _top(manifest: Document) -> dict:
+    __tracebackhide__ = True
+    return manifest.top()
+
+
+@clause("AID-2.2.1-01")
+def test_2_2_1_schema_version_present_string(manifest: Document) -> None:
+    """**`schemaVersion`**: **Required**. String. The version of the manifest schema."""
+    top = _top(manifest)
+    if "schemaVersion" not in top:
+        violation(f"the manifest has no schemaVersion (its members: {', '.join(sorted(top)) or 'none'})")
+    if not isinstance(top["schemaVersion"], str):
+        violation(f"schemaVersion is a JSON {kind_name(top['schemaVersion'])} ({top['schemaVersion']!r}), not a string")
+
+
+@clause("AID-2.2.1-02")
+def test_2_2_1_schema_version_is_1(manifest: Document) -> None:
+    """For this specification, it **MUST** be `"1"`."""
+    value = manifest.member("schemaVersion", kind=str)
+    if value != "1":
+        violation(f"schemaVersion is {value[:40]!r}, not \"1\"")
+
+
+@clause("AID-2.2.1-03")
+def test_2_2_1_name_present_string(manifest: Document) -> None:
+    """**`name`**: **Required**. String. Human-readable name of the agent service."""
+    top = _top(manifest)
+    if "name" not in top:
+        violation("the manifest has no name")
+    if not isinstance(top["name"], str):
+        violation(f"name is a JSON {kind_name(top['name'])}, not a string")
+
+
+@clause("AID-2.2.1-04")
+def test_2_2_1_metadata_is_object(manifest: Document) -> None:
+    """**`metadata`**: Optional. Object for non-essential metadata."""
+    value = manifest.member("metadata", required=False)
+    if not isinstance(value, dict):
+        violation(f"metadata is a JSON {kind_name(value)}, not an object")
+
+
+@clause("AID-2.2.1-05")
+def test_2_2_1_content_version_recommended(manifest: Document) -> None:
+    """**`contentVersion`**: Optional but **Recommended**. String."""
+    top = _top(manifest)
+    if "metadata" not in top:
+        violation("the manifest has no metadata, so no metadata.contentVersion")
+    metadata = manifest.member("metadata", kind=dict)
+    if "contentVersion" not in metadata:
+        violation("metadata has no contentVersion")
+
+
+@clause("AID-2.2.1-06")
+def test_2_2_1_content_version_is_string(manifest: Document) -> None:
+    """**`contentVersion`**: Optional but **Recommended**. String."""
+    value = manifest.member("metadata", "contentVersion", required=False)
+    if not isinstance(value, str):
+        violation(f"metadata.contentVersion is a JSON {kind_name(value)}, not a string")
+
+
+@clause("AID-2.2.1-08")
+def test_2_2_1_documentation_is_absolute_url(manifest: Document) -> None:
+    """**`documentation`**: Optional. String. URL to human-readable documentation."""
+    value = manifest.member("metadata", "documentation", required=False)
+    if why := absolute_url_problem(value):
+        violation(f"metadata.documentation {why}")
+
+
+@clause("AID-2.2.1-09")
+def test_2_2_1_revocation_url_is_absolute_https(manifest: Document) -> None:
+    """**`revocationURL`**: Optional. String. An absolute HTTPS URL for a real-time status check."""
+    value = manifest.member("metadata", "revocationURL", required=False)
+    if why := absolute_url_problem(value, https=True):
+        violation(f"metadata.revocationURL {why}")
+
+
+@clause("AID-2.2.1-10")
+def test_2_2_1_implementations_non_empty_array_of_objects(manifest: Document) -> None:
+    """**`implementations`**: **Required**. Array of one or more **Implementation Objects**."""
+    top = _top(manifest)
+    if "implementations" not in top:
+        violation("the manifest has no implementations")
+    value = top["implementations"]
+    if not isinstance(value, list):
+        violation(f"implementations is a JSON {kind_name(value)}, not an array")
+    if not value:
+        violation("implementations is an empty array")
+    wrong = [f"implementations[{i}] is a JSON {kind_name(e)}" for i, e in enumerate(value) if not isinstance(e, dict)]
+    if wrong:
+        violation("; ".join(wrong[:6]) + ", not an object")
