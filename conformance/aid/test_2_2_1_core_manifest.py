@@ -7,24 +7,10 @@ optional member, *not-applicable*) through the :class:`Document` accessors.
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import urlsplit
 
+from conformance.aid._checks import absolute_url_problem
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, violation
-
-
-def absolute_url_problem(value: Any, https: bool = False) -> str | None:
-    """Why ``value`` is not a JSON string holding an absolute URL (with ``https``: whose
-    scheme is https), or None."""
-    if not isinstance(value, str):
-        return f"is a JSON {kind_name(value)}, not a string"
-    parts = urlsplit(value)
-    if not parts.scheme or not parts.netloc or any(c.isspace() for c in value):
-        return f"= {value[:80]!r} is not an absolute URL with a host"
-    if https and parts.scheme.lower() != "https":
-        return f"= {value[:80]!r} is not an https:// URL"
-    return None
 
 
 def _top(manifest: Document) -> dict:

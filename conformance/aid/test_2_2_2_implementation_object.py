@@ -9,8 +9,8 @@ type, is left to the clause that requires the member, so one break fails one cla
 from __future__ import annotations
 
 from typing import Any, Callable
-from urllib.parse import urlsplit
 
+from conformance.aid._checks import absolute_url_problem
 from conformance.document import Document, is_kind, kind_name
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -62,16 +62,7 @@ def _one_of(allowed: tuple[str, ...]) -> Problem:
 
 
 def _absolute_url(https: bool = False) -> Problem:
-    def bad(v: Any) -> str | None:
-        if not isinstance(v, str):
-            return f"is a JSON {kind_name(v)}, not a string"
-        parts = urlsplit(v)
-        if not parts.scheme or not parts.netloc or any(c.isspace() for c in v):
-            return f"= {v[:80]!r} is not an absolute URL with a host"
-        if https and parts.scheme.lower() != "https":
-            return f"= {v[:80]!r} is not an https:// URL"
-        return None
-    return bad
+    return lambda v: absolute_url_problem(v, https)
 
 
 # ---------------------------------------------------------------- walking the manifest

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, NoReturn
 from urllib.parse import urlsplit
 
+from conformance.aid._checks import absolute_url_problem, array_problem
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -51,8 +52,7 @@ def _auths(manifest: Document) -> list[tuple[str, dict, dict]]:
 
 
 def _absolute(value: str) -> bool:
-    parts = urlsplit(value)
-    return bool(parts.scheme and parts.netloc) and not any(c.isspace() for c in value)
+    return absolute_url_problem(value) is None
 
 
 def _scheme(auth: dict) -> str | None:
@@ -145,13 +145,7 @@ def test_2_2_4_token_url_https(manifest: Document) -> None:
 def test_2_2_4_credentials_array_of_objects(manifest: Document) -> None:
     """| **`credentials`** | Array of Objects | No | For multi-part secrets (like Client ID/Secret)."""
 
-    def check(path: str, value: Any) -> str | None:
-        if not isinstance(value, list):
-            return f"{path} is a JSON {kind_name(value)}, not an array"
-        bad = [f"[{i}] is a JSON {kind_name(v)}" for i, v in enumerate(value) if not isinstance(v, dict)]
-        return f"{path}: items are not objects: {', '.join(bad)}" if bad else None
-
-    _optional_member(manifest, "credentials", check)
+    _optional_member(manifest, "credentials", lambda p, v: array_problem(p, v, dict, "objects"))
 
 
 @clause("AID-2.2.4-08")
@@ -293,13 +287,7 @@ def _oauth_optional(manifest: Document, name: str, check: Callable[[str, Any], s
 def test_2_2_4_oauth_scopes_strings(manifest: Document) -> None:
     """| **`scopes`** | Array of Strings | No | An optional list of required OAuth scopes. |"""
 
-    def check(path: str, value: Any) -> str | None:
-        if not isinstance(value, list):
-            return f"{path} is a JSON {kind_name(value)}, not an array"
-        bad = [f"[{i}] is a JSON {kind_name(v)}" for i, v in enumerate(value) if not isinstance(v, str)]
-        return f"{path}: items are not strings: {', '.join(bad)}" if bad else None
-
-    _oauth_optional(manifest, "scopes", check)
+    _oauth_optional(manifest, "scopes", lambda p, v: array_problem(p, v, str, "strings"))
 
 
 @clause("AID-2.2.4-17")
