@@ -123,3 +123,27 @@ def test_example_service_as_provider(name: str, corpora_dir: Path) -> None:
     assert all(q.name.endswith(domain + ".") for q in dns_server.log), "only the mock DNS was asked"
     assert sorted(failing(report)) == EXPECTED[name]["provider_failing"]
     assert report.summary.level == EXPECTED[name]["provider_level"]
+
+
+def test_the_drafts_own_example_manifests(specs_dir: Path, tmp_path: Path) -> None:
+    """The manifests of Appendices D, E and I fail no MUST: a guard against false fails
+    (Appendix I's minimal manifest lacks the RECOMMENDED contentVersion, and only that)."""
+    import json
+    import re
+
+    text = (specs_dir / PROFILE.spec_file).read_text("utf-8")
+    manifests = []
+    for block in re.findall(r"```json\n(.*?)```", text, re.S):
+        try:
+            manifests.append(json.loads(block))
+        except ValueError:
+            continue  # the schema sketch of 2.2.1 holds comments
+    assert [m["name"] for m in manifests] == ["Simple Cloud Agent", "Grafana Agent (Local)", "Example Service"]
+    verdicts = {}
+    for i, manifest in enumerate(manifests):
+        path = tmp_path / f"appendix-{i}.json"
+        path.write_text(json.dumps(manifest), encoding="utf-8")
+        report = quiet_run("aid", str(path)).report
+        verdicts[manifest["name"]] = (report.summary.level, sorted(failing(report)))
+    assert verdicts == {"Simple Cloud Agent": ("full", []), "Grafana Agent (Local)": ("full", []),
+                        "Example Service": ("conformant", ["AID-2.2.1-05"])}
