@@ -42,3 +42,21 @@ def test_reference_document_is_valid_under_the_authors_schema(corpora_dir: Path)
     reference = Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json"
     validator = jsonschema.Draft202012Validator(json.loads((folder / "schema.json").read_text("utf-8")))
     assert validator.is_valid(json.loads(reference.read_text("utf-8")))
+
+
+@pytest.mark.parametrize("title, nxt, verdict", [
+    ("8.1. Minimal Conformant Response", "8.2.", ("conformant", ["AIE-3.4-07"])),
+    ("8.2. Full-Featured Response", "8.3.", ("full", [])),
+    ("8.3. Service with No Authentication", "9. References", ("full", [])),
+])
+def test_the_drafts_own_examples(title: str, nxt: str, verdict: tuple, specs_dir: Path, tmp_path: Path) -> None:
+    """The examples of section 8 fail no MUST: a guard against false fails (8.1, 'minimal',
+    has no auth object, which 3.4 RECOMMENDS)."""
+    text = (specs_dir / "aiendpoint-ai-discovery-00.txt").read_text("utf-8")
+    start = text.rindex(title) + len(title)  # rindex: the table of contents names the sections too
+    document = json.loads(" ".join(text[start:text.index(nxt, start)].split()))  # the text was re-wrapped
+    path = tmp_path / "example.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    report = quiet_run("aiendpoint", str(path)).report
+    failing = sorted(r.clause for r in report.results if r.outcome in ("fail", "error"))
+    assert (report.summary.level, failing) == verdict
