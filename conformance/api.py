@@ -50,7 +50,7 @@ class _Grab:
 
 
 def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, connect_to: Sequence[str] = (),
-                   nameservers: Sequence[str] = (),
+                   nameservers: Sequence[str] = (), dnssec_anchors: Sequence[str] = (),
                    timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = (),
                    world: str = "sockets") -> str:
     """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended)."""
@@ -63,6 +63,8 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
         parts += ["--connect-to", c]
     for n in nameservers:
         parts += ["--nameserver", n]
+    for a in dnssec_anchors:
+        parts += ["--dnssec-anchor", a]
     if timeout is not None:
         parts += ["--timeout", f"{timeout:g}"]
     if world != "sockets":
@@ -74,7 +76,7 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
 
 def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence[str] = (),
         ca_bundle: str | None = None, connect_to: Sequence[str] = (), timeout: float | None = None,
-        nameservers: Sequence[str] = (), max_body: int | None = None, report_dir: str | Path | None = None,
+        nameservers: Sequence[str] = (), dnssec_anchors: Sequence[str] = (), max_body: int | None = None, report_dir: str | Path | None = None,
         formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
@@ -99,6 +101,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-connect-to", c]
     for n in nameservers:
         args += ["--adck-nameserver", n]
+    for a in dnssec_anchors:
+        args += ["--adck-dnssec-anchor", a]
     if timeout is not None:
         args += ["--adck-timeout", str(timeout)]
     if max_body is not None:
@@ -106,7 +110,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     if world != "sockets":
         args += ["--adck-world", world]
     template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
-                              nameservers=nameservers,
+                              nameservers=nameservers, dnssec_anchors=dnssec_anchors,
                               timeout=timeout, seed=seed, roles=roles, world=world) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]

@@ -41,6 +41,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="reach HOST1:PORT1 at HOST2:PORT2, keeping the name for SNI and the certificate (as curl)")
     r.add_argument("--nameserver", action="append", default=[], metavar="HOST[:PORT]",
                    help="ask this DNS server for DNS-published targets (repeatable; default: the system's resolver)")
+    r.add_argument("--dnssec-anchor", action="append", default=[], metavar="DS",
+                   help="a DS record ('example.com. IN DS 12345 13 2 <hex>') anchoring DNSSEC validation "
+                        "of its zone; without one a signed record is only 'unchecked'")
     r.add_argument("--timeout", type=float, default=None, help="seconds allowed per request (default 10)")
     r.add_argument("--max-body", type=int, default=None, help="body bytes read at most (default 1 MiB)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
@@ -75,7 +78,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"[red]adck: {exc}[/red]")
         return api.EXIT_USAGE
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
-                     connect_to=args.connect_to, nameservers=args.nameserver, timeout=args.timeout, max_body=args.max_body,
+                     connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose)
     if result.report is None:

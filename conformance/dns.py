@@ -47,6 +47,24 @@ class DnsConfig:
     trust_anchors: tuple[tuple[str, dns.rrset.RRset], ...] = ()
 
     @staticmethod
+    def parse_anchor(spec: str) -> tuple[str, dns.rrset.RRset]:
+        """A DS record in zone-file form, ``example.com. IN DS 12345 13 2 <hex>`` (TTL optional),
+        as a trust anchor for the zone it names."""
+        text = " ".join(spec.split())
+        try:
+            owner, rest = text.split(" ", 1)
+            rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0].isdigit() else rest  # drop a TTL
+            rest = rest.split(" ", 1)[1] if rest.split(" ", 1)[0].upper() == "IN" else rest
+            rdtype, rdata = rest.split(" ", 1)
+            if rdtype.upper() != "DS":
+                raise ValueError("not a DS record")
+            rrset = dns.rrset.from_text(owner if owner.endswith(".") else owner + ".", 3600, "IN", "DS", rdata)
+        except (ValueError, IndexError, dns.exception.DNSException) as exc:
+            raise ValueError(f"--dnssec-anchor {spec[:60]!r}: expected a DS record, e.g. "
+                             f"'example.com. IN DS 12345 13 2 49FD46E6...' ({exc})") from None
+        return rrset.name.to_text().rstrip("."), rrset
+
+    @staticmethod
     def parse_nameserver(spec: str) -> tuple[str, int]:
         """``HOST``, ``HOST:PORT`` or ``[V6]:PORT``."""
         text = spec.strip()

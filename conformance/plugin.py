@@ -62,6 +62,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="connect to H2:P2 instead of H1:P1, keeping the name for Host, SNI and certificate (curl's meaning)")
     g.addoption("--adck-nameserver", action="append", default=[], metavar="HOST[:PORT]",
                 help="ask this DNS server (repeatable; default: the system's resolver)")
+    g.addoption("--adck-dnssec-anchor", action="append", default=[], metavar="DS",
+                help="a DS record anchoring DNSSEC validation of its zone (repeatable)")
     g.addoption("--adck-timeout", type=float, default=Limits.total_timeout, metavar="S",
                 help="seconds allowed for one request, body included (default %(default)s)")
     g.addoption("--adck-max-body", type=int, default=Limits.max_body_bytes, metavar="BYTES",
@@ -137,6 +139,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             ca_bundle=Path(config.getoption("adck_ca_bundle")) if config.getoption("adck_ca_bundle") else None,
             connect_to=tuple(ConnectTo.parse(s) for s in config.getoption("adck_connect_to")),
             nameservers=tuple(DnsConfig.parse_nameserver(s) for s in config.getoption("adck_nameserver")),
+            trust_anchors=tuple(DnsConfig.parse_anchor(s) for s in config.getoption("adck_dnssec_anchor")),
             limits=Limits(total_timeout=config.getoption("adck_timeout"),
                           connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
                           max_body_bytes=config.getoption("adck_max_body")),
@@ -361,6 +364,8 @@ def _replay_template(config: pytest.Config, state: RunState) -> str:
         parts += ["--adck-connect-to", c]
     for n in config.getoption("adck_nameserver"):
         parts += ["--adck-nameserver", n]
+    for a in config.getoption("adck_dnssec_anchor"):
+        parts += ["--adck-dnssec-anchor", a]
     parts += ["--adck-seed", str(state.seed)]
     return shlex.join(parts) + " --adck-clause {clause}"
 

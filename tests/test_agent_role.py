@@ -184,10 +184,10 @@ def test_a_late_reply_does_not_shift_later_steps(tmp_path: Path) -> None:
     script = tmp_path / "slow_first.py"
     script.write_text(textwrap.dedent(HELLO + '''
         if m["id"] == "a":
-            import time; time.sleep(1.0)
+            import time; time.sleep(1.5)
         print(json.dumps({"type": "result", "id": m["id"], "outcome": "none"}), flush=True)
     '''), encoding="utf-8")
-    adapter = command_adapter(f"cmd:{sys.executable} {script}", timeout=0.5)
+    adapter = command_adapter(f"cmd:{sys.executable} {script}", timeout=1.0)
     try:
         step = {"type": "run", "session": "s", "operation": "aiendpoint.discover",
                 "params": {"authority": "https://x.adck.test", "now": "2026-03-15T12:00:00Z",

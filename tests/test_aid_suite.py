@@ -147,3 +147,35 @@ def test_the_drafts_own_example_manifests(specs_dir: Path, tmp_path: Path) -> No
         verdicts[manifest["name"]] = (report.summary.level, sorted(failing(report)))
     assert verdicts == {"Simple Cloud Agent": ("full", []), "Grafana Agent (Local)": ("full", []),
                         "Example Service": ("conformant", ["AID-2.2.1-05"])}
+
+
+def _signed_domain(dns_server: MockDNS) -> str:
+    """A signed zone with a conforming Simple Profile record; returns its DS record text."""
+    zone = dns_server.add_zone("signed.adck.test",
+                               '_agent 300 IN TXT "v=aid1;uri=https://api.signed.adck.test/mcp;proto=mcp;auth=pat"',
+                               sign=True)
+    return f"signed.adck.test. IN DS {zone.keys.ds[0].to_text()}"
+
+
+def test_dnssec_anchor_lets_a_live_domain_validate() -> None:
+    """--dnssec-anchor: with the zone's DS the signature is validated (AID-4-01 passes); without
+    it the kit cannot tell (untestable); with another zone's DS it is invalid (fails)."""
+    with MockDNS() as dns_server, MockDNS() as other:
+        ds = _signed_domain(dns_server)
+        wrong = _signed_domain(other)
+        ns = [f"127.0.0.1:{dns_server.port}"]
+        common = {"nameservers": ns, "connect_to": ["::127.0.0.1:9"], "timeout": 2}
+        outcome = {}
+        for label, anchors in (("anchored", [ds]), ("none", []), ("wrong", [wrong])):
+            report = quiet_run("aid", "signed.adck.test", dnssec_anchors=anchors, **common).report
+            outcome[label] = next(r.outcome for r in report.results if r.clause == "AID-4-01")
+    assert outcome == {"anchored": "pass", "none": "untestable", "wrong": "fail"}
+
+
+def test_a_malformed_anchor_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
+    from conformance import cli
+
+    code = cli.main(["run", "aid", "--target", "example.test", "--dnssec-anchor", "example.test. IN A 1.2.3.4",
+                     "--format", ""])
+    out = capsys.readouterr()
+    assert code == 2 and "expected a DS record" in out.out + out.err

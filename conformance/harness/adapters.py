@@ -168,13 +168,15 @@ class _Process:
             self.proc.stdin.flush()  # type: ignore[union-attr]
         except (BrokenPipeError, OSError):
             raise AdapterError(f"the adapter closed its input (exit {self.proc.poll()}): {self.stderr_tail()}") from None
+        # starting an adapter (an interpreter, a JVM) may take longer than answering a step
+        timeout = max(self.timeout, REPLY_TIMEOUT) if message.get("type") == "hello" else self.timeout
         while True:
             try:
-                line = self.lines.get(timeout=self.timeout)
+                line = self.lines.get(timeout=timeout)
             except queue.Empty:
                 if "id" in message:
                     self.late.add(message["id"])
-                raise AdapterError(f"no reply within {self.timeout:g} s") from None
+                raise AdapterError(f"no reply within {timeout:g} s") from None
             if line is None:
                 self.lines.put(None)  # stays at the end for later steps
                 raise AdapterError(f"the adapter exited (status {self.proc.wait()}) without replying: {self.stderr_tail()}")

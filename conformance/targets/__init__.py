@@ -39,11 +39,13 @@ class TargetOptions:
     limits: Limits = Limits()
     #: DNS servers to ask ("HOST:PORT"); empty: the system's resolver.
     nameservers: tuple[tuple[str, int], ...] = ()
+    #: DNSSEC trust anchors (zone, DS record set) the user gave.
+    trust_anchors: tuple = ()
 
     def dns_config(self) -> "DnsConfig":
         from conformance.dns import DnsConfig
 
-        return DnsConfig(nameservers=self.nameservers)
+        return DnsConfig(nameservers=self.nameservers, trust_anchors=self.trust_anchors)
 
     def http_config(self) -> HttpConfig:
         return HttpConfig(ca_bundle=self.ca_bundle, connect_to=self.connect_to, limits=self.limits)
