@@ -41,3 +41,13 @@ def quiet_run(*args, **kwargs) -> api.RunResult:
     kwargs.setdefault("report_dir", None)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return api.run(*args, **kwargs)
+
+
+def failing(report) -> set[str]:
+    """The clauses a report failed or could not evaluate (``Report.failing()``), by id."""
+    return {r.clause for r in report.failing()}
+
+
+def outcomes(report) -> dict[str, str]:
+    """Clause id -> outcome of a report."""
+    return {r.clause: r.outcome for r in report.results}

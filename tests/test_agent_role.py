@@ -13,7 +13,7 @@ import pytest
 from conformance import catalog
 from conformance.agent.mutants import VARIANTS
 from conformance.world.site import load_mutants
-from tests.conftest import quiet_run
+from tests.conftest import failing, outcomes, quiet_run
 
 DRAFT = "aiendpoint"
 PROFILE = catalog.load(DRAFT)
@@ -22,12 +22,6 @@ IN_PROCESS = "python:conformance.agent.adapter:handle"
 AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.adapter"
 
 
-def outcomes(report) -> dict[str, str]:
-    return {r.clause: r.outcome for r in report.results}
-
-
-def failing(report) -> set[str]:
-    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
 
 
 def test_reference_agent_passes_every_agent_clause() -> None:

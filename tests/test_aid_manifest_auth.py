@@ -11,7 +11,7 @@ import pytest
 
 from conformance.resources import fixtures_dir
 from conformance.world.site import load_mutants
-from tests.conftest import quiet_run
+from tests.conftest import failing, quiet_run
 
 MUTANTS = load_mutants("aid")
 OURS = sorted(tomllib.loads((fixtures_dir("aid") / "mutants-auth.toml").read_text("utf-8"))["mutants"])
@@ -24,9 +24,6 @@ SECRETS = {
     "credential-format-in-manifest": ("IOSFODNN7EXAMPLE", "Reference Notes Agent"),
 }
 
-
-def failing(report) -> set[str]:
-    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
 
 
 def test_reference_passes_these_clauses() -> None:

@@ -13,7 +13,7 @@ import pytest
 from conformance import catalog
 from conformance.resources import fixtures_dir
 from conformance.world.site import apply_patch, load_mutants
-from tests.conftest import quiet_run
+from tests.conftest import failing, outcomes, quiet_run
 
 FIXTURES = fixtures_dir("aid")
 MANIFEST = json.loads((FIXTURES / "aid.json").read_text("utf-8"))
@@ -46,12 +46,6 @@ EVERYTHING = [
 ]
 
 
-def failing(report) -> set[str]:
-    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
-
-
-def outcomes(report) -> dict[str, str]:
-    return {r.clause: r.outcome for r in report.results}
 
 
 def our_clauses() -> set[str]:

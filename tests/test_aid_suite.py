@@ -11,15 +11,12 @@ from conformance import catalog
 from conformance.aid.record import parse_zone_line
 from conformance.world.dns import MockDNS
 from conformance.world.site import load_mutants
-from tests.conftest import quiet_run
+from tests.conftest import failing, quiet_run
 
 PROFILE = catalog.load("aid")
 MUTANTS = load_mutants("aid")
 EXPECTED = tomllib.loads((Path(__file__).parent / "data" / "aid_corpus.toml").read_text("utf-8"))
 
-
-def failing(report) -> set[str]:
-    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
 
 
 def test_reference_provider_passes() -> None:

@@ -7,16 +7,13 @@ import pytest
 
 from conformance import catalog
 from conformance.world.site import load_mutants
-from tests.conftest import quiet_run
+from tests.conftest import failing, quiet_run
 
 DRAFT = "aiendpoint"
 PROFILE = catalog.load(DRAFT)
 MUTANTS = load_mutants(DRAFT)
 CONFORMING = load_mutants(DRAFT, "conforming")
 
-
-def failing(report) -> set[str]:
-    return {r.clause for r in report.results if r.outcome in ("fail", "error")}
 
 
 def test_reference_passes_every_clause() -> None:
