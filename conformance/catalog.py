@@ -91,6 +91,14 @@ class Coverage:
 
 
 @dataclass(frozen=True)
+class ClientRole:
+    role: str
+    adapter: str
+    variants: str
+    mutants: str
+
+
+@dataclass(frozen=True)
 class Profile:
     short: str
     draft: str
@@ -107,6 +115,10 @@ class Profile:
     bare_target: str = "document"
     #: False while the suite of the implemented roles is being built (reports say so).
     complete: bool = True
+    #: The client role, when the draft has one: its name (``agent``, ``client``), the module of
+    #: the reference client's harness adapter, the module of its broken variants (``VARIANTS``)
+    #: and the fixtures file listing them.
+    client: "ClientRole | None" = None
 
     def clause(self, clause_id: str) -> Clause:
         try:
@@ -200,6 +212,7 @@ def load(short: str) -> Profile:
         levels=tuple(meta["levels"]),
         bare_target=meta.get("bare_target", "document"),
         complete=meta.get("complete", True),
+        client=ClientRole(**meta["client"]) if "client" in meta else None,
         clauses=clauses,
         ambiguities=ambiguities,
     )

@@ -118,7 +118,8 @@ def _traffic(report) -> str:
     if "dns_queries" in report.target:
         return f"{report.target['dns_queries']} DNS queries, {report.requests_sent} HTTP requests"
     if adapter:
-        return f"{adapter['steps']} harness steps, {adapter['client_requests']} requests from the client"
+        dns = f", {adapter['client_dns_queries']} DNS queries" if "client_dns_queries" in adapter else ""
+        return f"{adapter['steps']} harness steps, {adapter['client_requests']} requests from the client{dns}"
     return f"{report.requests_sent} requests"
 
 
@@ -178,9 +179,13 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
         for m in mutants.values():
             table.add_row(m.name, m.clause, m.summary)
         console.print(table)
-    agents = load_mutants(args.draft, file="agent-mutants.toml") if mutants else {}
+    from conformance import catalog
+
+    client = catalog.load(args.draft).client
+    agents = load_mutants(args.draft, file=client.mutants) if client else {}
     if agents:
-        table = Table(title=f"built-in broken agents of {args.draft} (--role agent --target builtin:NAME)")
+        assert client is not None
+        table = Table(title=f"built-in broken {client.role}s of {args.draft} (--role {client.role} --target builtin:NAME)")
         for col in ("name", "breaks", "how", "driven"):
             table.add_column(col, overflow="fold")
         for m in agents.values():

@@ -41,6 +41,8 @@ class RunState:
     world: Any = None
     #: The run's DNS resolver, when a suite asked DNS.
     resolver: Any = None
+    #: The mock DNS server of a client-role run (it counts the client's queries).
+    scenario_dns: Any = None
     outcomes: dict[str, model.TestOutcome] = field(default_factory=dict)
     report: model.Report | None = None
     written: list[Path] = field(default_factory=list)
@@ -223,6 +225,18 @@ def scenario_world(request: pytest.FixtureRequest):
     world.stop()
 
 
+@pytest.fixture(scope="session")
+def scenario_dns(request: pytest.FixtureRequest):
+    """The mock DNS server where the kit publishes the scenarios' records for a client under
+    test (AID); it stops with the session."""
+    from conformance.world.dns import MockDNS
+
+    server = MockDNS()
+    request.config.stash[STATE].scenario_dns = server
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def adck_dns():
     """A mock DNS server on loopback (UDP and TCP, one port) for the zones a test adds; it
@@ -349,6 +363,10 @@ def _target_info(state: RunState) -> dict[str, Any]:
         info["adapter"] = {"spec": target.adapter.spec, "protocol": PROTOCOL, "client": target.adapter.client,
                            "operations": list(target.adapter.operations), "steps": len(target.adapter.steps),
                            "client_requests": state.world.request_count() if state.world else 0}
+        if target.adapter.features:
+            info["adapter"]["features"] = list(target.adapter.features)
+        if state.scenario_dns is not None:
+            info["adapter"]["client_dns_queries"] = len(state.scenario_dns.log)
     return info
 
 

@@ -45,9 +45,15 @@ def test_record_breaks_are_clean_as_txt_targets(name: str) -> None:
     assert report.roles == ["document"] and failing(report) == {mutant.clause}
 
 
+#: Clauses no break can isolate: in v1 they are implied by other clauses.
+RESTATED = {"AID-2.4-01": "under v=aid1 a schemaVersion of another major also breaks AID-2.2.1-02 (\"1\"), "
+                          "and a record of another v= breaks AID-2.1-09: AMB-09"}
+
+
 def test_every_tested_clause_has_a_clean_proof() -> None:
-    clean = {m.clause for m in MUTANTS.values() if not m.also_fails or m.dns.get("txt")}
-    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.level != "MAY"}
+    clean = {m.clause for m in MUTANTS.values() if not m.also_fails or m.dns.get("txt")} | set(RESTATED)
+    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.level != "MAY"
+              and c.clause.role != "client"}  # client proofs: tests/test_aid_client_role.py
     assert tested - clean == set()
 
 

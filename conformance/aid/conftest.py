@@ -107,3 +107,22 @@ def value_of(record: RecordUnderTest, key: str) -> str:
     if value is None:
         not_applicable(f"the record has no {key} key")
     return value
+
+
+# ---------------------------------------------------------------- client role (client under test)
+
+@pytest.fixture(scope="session")
+def client(adck_adapter, request: pytest.FixtureRequest):
+    """The AID client under test, driven through its adapter (conformance.aid.clients)."""
+    from conformance.aid.clients import AidClient
+    from conformance.plugin import STATE
+
+    return AidClient(adck_adapter, f"r{request.config.stash[STATE].seed}")
+
+
+@pytest.fixture
+def scenarios(scenario_world, scenario_dns):
+    """The scenarios one client test publishes (DNS zones and HTTPS sites on loopback)."""
+    from conformance.aid.clients import AidScenarios
+
+    return AidScenarios(scenario_world, scenario_dns)

@@ -83,8 +83,20 @@ def test_4_manifest_holds_no_secret(manifest: Document) -> None:
         for j, item in enumerate(settings if isinstance(settings, list) else []):
             if isinstance(item, dict) and item.get("secret") is True and "defaultValue" in item:
                 default = item["defaultValue"]
-                if default not in (None, "", [], {}):
+                # a boolean or a number is never a token, key or password: only text can hold one
+                if _holds_text(default):
                     found.append(f"implementations[{i}].configuration[{j}] is secret but its defaultValue "
                                  f"is a non-empty JSON {kind_name(default)}")
     if found:
         violation("; ".join(found) + " (values are not shown: they may be secrets)")
+
+
+def _holds_text(value: object) -> bool:
+    """A non-empty string, or an array or object holding one (where a secret could be)."""
+    if isinstance(value, str):
+        return value != ""
+    if isinstance(value, list):
+        return any(_holds_text(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_text(v) for v in value.values())
+    return False

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -191,26 +190,6 @@ def redirect_chain(count: int, start: str = "/.well-known/ai") -> list[dict]:
     routes.append({"path": hops[-1], "body": "document",
                    "headers": {"Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store"}})
     return routes
-
-
-def generated(adck_seed: int, max_examples: int = 6):
-    """Settings for hypothesis inside a clause test: few examples (each is a real exchange with
-    the target), the run's seed, no example database written into the user's folder."""
-    from hypothesis import HealthCheck, seed, settings
-
-    def wrap(fn):
-        return seed(adck_seed)(settings(max_examples=max_examples, deadline=None, database=None,
-                                        suppress_health_check=list(HealthCheck))(fn))
-
-    return wrap
-
-
-def shown(document: object, limit: int = 300) -> str:
-    """A generated document in a failure message (redacted, cut)."""
-    from conformance import redact
-
-    text = json.dumps(redact.json_value(document), ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def second_visit(client: Client, scenario: Scenario, later: timedelta) -> tuple[dict, dict, list, list]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 
-from conformance.aiendpoint.conftest import Client, Scenarios, generated, said, shown
+from conformance.aiendpoint.conftest import Client, Scenarios, said
+from conformance.generated import generated, shown
 from conformance.outcomes import clause, untestable, violation
 from conformance.world.site import load_reference
 

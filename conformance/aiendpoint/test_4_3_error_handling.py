@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from conformance.aiendpoint.conftest import Client, Scenarios, generated, said, second_visit, shown
+from conformance.aiendpoint.conftest import Client, Scenarios, said, second_visit
+from conformance.generated import generated, shown
 from conformance.outcomes import clause, untestable, violation
 
 _TEXT = {"body": "text", "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]}

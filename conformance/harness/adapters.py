@@ -74,6 +74,10 @@ class Adapter:
     closer: Callable[[], None] = lambda: None
     client: dict = field(default_factory=dict)
     operations: tuple[str, ...] = ()
+    #: Optional abilities the client claims in its hello (``aid.manifest``, ``aid.local``).
+    features: tuple[str, ...] = ()
+    #: The agent protocols the client says it speaks (AID), if it said.
+    protocols: tuple[str, ...] = ()
     steps: list[Step] = field(default_factory=list)
     #: True when the client runs in the kit's own process (python:, builtin).
     in_process: bool = False
@@ -82,6 +86,7 @@ class Adapter:
         hello = _check_kit({"type": "hello", "protocol": PROTOCOL, "kit": f"adck {__version__}"})
         reply = _check("hello", self.send(hello), "the adapter's hello")
         self.client, self.operations = reply["client"], tuple(reply["operations"])
+        self.features, self.protocols = tuple(reply.get("features", ())), tuple(reply.get("protocols", ()))
         return self
 
     def run(self, request: dict) -> dict:

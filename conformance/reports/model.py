@@ -104,12 +104,21 @@ def dns_evidence(answer: Any) -> dict[str, Any]:
                     "dnssec": answer.dnssec, "detail": redact.text(answer.detail)}}
 
 
+def dns_query_evidence(query: Any) -> dict[str, Any]:
+    """A DNS query a client under test sent to the mock DNS server."""
+    return {"dns": {"query": f"{query.name} {query.rdtype}", "status": f"asked by the client over {query.transport}",
+                    "ttl": None, "records": [], "dnssec": "DO bit set" if query.dnssec_ok else "DO bit clear",
+                    "detail": ""}}
+
+
 def evidence_item(item: Any) -> dict[str, Any]:
-    """Report evidence for an HTTP exchange, a harness step or a DNS answer."""
+    """Report evidence for an HTTP exchange, a harness step, a DNS answer or a client's DNS query."""
     if isinstance(item, Exchange):
         return exchange_evidence(item)
     if hasattr(item, "records") and hasattr(item, "dnssec"):
         return dns_evidence(item)
+    if hasattr(item, "rdtype") and hasattr(item, "transport"):
+        return dns_query_evidence(item)
     return harness_evidence(item)
 
 
@@ -122,7 +131,8 @@ def evidence_line(ev: dict[str, Any]) -> str:
         h = ev["harness"]
         params = h["request"].get("params", {})
         got = h.get("error") or (f"{h['reply'].get('outcome')}" if h.get("reply") else "no reply")
-        return f"{h['request'].get('operation', h['request'].get('type'))} {params.get('authority', '')} -> {got}"
+        asked = params.get("authority") or params.get("domain", "")
+        return f"{h['request'].get('operation', h['request'].get('type'))} {asked} -> {got}"
     req, resp = ev["request"], ev.get("response")
     got = f"{resp['status']} {resp['reason']}" if resp else f"no response ({ev.get('error', {}).get('kind')})"
     return f"{req['method']} {req['url']} -> {got}"

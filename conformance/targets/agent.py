@@ -1,4 +1,5 @@
-"""Client targets (agent role): a client under test, reached through a harness adapter."""
+"""Client targets (the agent role of aiendpoint, the client role of AID): a client under test,
+reached through a harness adapter."""
 
 from __future__ import annotations
 
@@ -7,15 +8,27 @@ from conformance.harness.adapters import Adapter, AdapterError, command_adapter,
 from conformance.targets import Target, TargetError, TargetOptions
 
 
-def agent_target(spec: str, adapter: Adapter, what: str) -> Target:
+def client_role(draft: str) -> str:
+    """The name of the draft's client role (``agent``, ``client``)."""
+    from conformance import catalog
+
+    try:
+        profile = catalog.load(draft)
+    except catalog.CatalogError:
+        return "agent"
+    return profile.client.role if profile.client else "agent"
+
+
+def agent_target(spec: str, adapter: Adapter, what: str, role: str = "agent") -> Target:
     client = adapter.client
     return Target(
         spec=spec,
         kind="agent",
         description=f"{what} {client.get('name', '?')} {client.get('version', '')}".strip(),
-        roles=("agent",),
+        roles=(role,),
         adapter=adapter,
-        notes=[f"driven through {PROTOCOL} by {spec}; operations: {', '.join(adapter.operations)}"],
+        notes=[f"driven through {PROTOCOL} by {spec}; operations: {', '.join(adapter.operations)}"
+               + (f"; features: {', '.join(adapter.features)}" if adapter.features else "")],
         _on_close=adapter.close,
     )
 
@@ -28,14 +41,14 @@ def _connect(make, spec: str) -> Adapter:
 
 
 class PythonTargets:
-    help = "python:MODULE:CALLABLE  a client through an in-process adapter (agent role)"
+    help = "python:MODULE:CALLABLE  a client through an in-process adapter (agent/client role)"
 
     def create(self, spec: str, options: TargetOptions) -> Target:
-        return agent_target(spec, _connect(python_adapter, spec), "client")
+        return agent_target(spec, _connect(python_adapter, spec), "client", client_role(options.draft))
 
 
 class CommandTargets:
-    help = 'cmd:"COMMAND ARGS"  a client in any language, through an adapter process speaking JSON lines (agent role)'
+    help = 'cmd:"COMMAND ARGS"  a client in any language, through an adapter process speaking JSON lines (agent/client role)'
 
     def create(self, spec: str, options: TargetOptions) -> Target:
-        return agent_target(spec, _connect(command_adapter, spec), "client")
+        return agent_target(spec, _connect(command_adapter, spec), "client", client_role(options.draft))

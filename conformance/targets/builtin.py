@@ -17,8 +17,11 @@ class BuiltinTargets:
 
     def create(self, spec: str, options: TargetOptions) -> Target:
         name = spec.partition(":")[2]
-        if "agent" in options.roles:
-            return self._agent(spec, name, options)
+        from conformance import catalog
+
+        client = catalog.load(options.draft).client
+        if client and client.role in options.roles:
+            return self._client(spec, name, options, client)
         from conformance.resources import fixtures_dir
 
         if (fixtures_dir(options.draft) / "provider.toml").exists():
@@ -53,29 +56,32 @@ class BuiltinTargets:
             _on_close=origin.stop,
         )
 
-    def _agent(self, spec: str, name: str, options: TargetOptions) -> Target:
-        """The reference agent, or a broken variant of it (fixtures/<draft>/agent-mutants.toml)."""
+    def _client(self, spec: str, name: str, options: TargetOptions, client) -> Target:
+        """The reference client, or a broken variant of it (fixtures/<draft>/<client.mutants>)."""
+        import importlib
         import shlex
         import sys
 
-        from conformance.agent.adapter import make_handler
-        from conformance.agent.mutants import VARIANTS
         from conformance.harness.adapters import callable_adapter, command_adapter
         from conformance.targets.agent import agent_target
 
+        adapter_module = importlib.import_module(client.adapter)
+        what = f"built-in reference {client.role}"
         if not name:
-            return agent_target(spec, callable_adapter(make_handler(), spec), "built-in reference agent")
-        variants = load_mutants(options.draft, "mutants", file="agent-mutants.toml")
-        if name not in variants or name not in VARIANTS:
-            raise TargetError(f"no built-in agent variant {name!r} for {options.draft}; "
+            return agent_target(spec, callable_adapter(adapter_module.make_handler(), spec), what, client.role)
+        variants = load_mutants(options.draft, "mutants", file=client.mutants)
+        classes = importlib.import_module(client.variants).VARIANTS
+        if name not in variants or name not in classes:
+            raise TargetError(f"no built-in {client.role} variant {name!r} for {options.draft}; "
                               f"`adck targets {options.draft}` lists the {len(variants)} there are")
         variant = variants[name]
         if variant.via == "cmd":
-            command = f"cmd:{shlex.quote(sys.executable)} -m conformance.agent.adapter --variant {name}"
+            command = f"cmd:{shlex.quote(sys.executable)} -m {client.adapter} --variant {name}"
             adapter = command_adapter(command)
         else:
-            adapter = callable_adapter(make_handler(VARIANTS[name], f"adck reference agent, broken variant {name}"), spec)
-        return agent_target(spec, adapter, f"built-in broken agent variant {name!r} ({variant.summary}):")
+            adapter = callable_adapter(adapter_module.make_handler(classes[name], f"{what}, broken variant {name}"), spec)
+        return agent_target(spec, adapter, f"built-in broken {client.role} variant {name!r} ({variant.summary}):",
+                            client.role)
 
     def _provider(self, spec: str, name: str, options: TargetOptions) -> Target:
         """A DNS-published provider: its zone on the mock DNS, its manifest on the mock HTTPS world."""

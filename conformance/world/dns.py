@@ -30,6 +30,7 @@ import dns.rdataclass
 import dns.rdatatype
 import dns.rrset
 import dns.zone
+from dns.rdtypes.ANY.TXT import TXT
 
 Fault = Literal["servfail", "drop", "truncate"]
 DEFAULT_SOA = "@ 300 IN SOA ns.{origin}. hostmaster.{origin}. 1 3600 600 86400 60\n@ 300 IN NS ns.{origin}.\n"
@@ -88,6 +89,24 @@ class MockDNS:
         with self._lock:
             self.zones[name] = entry
         return entry
+
+    def tamper(self, origin: str, name: str) -> None:
+        """Change the TXT record at ``name`` (relative to a signed zone ``origin``) after signing,
+        as an attacker on the path would: its RRSIG no longer validates. The uri now points
+        at ``attacker.invalid``, so a client that uses the answer anyway shows it."""
+        entry = self.zones[dns.name.from_text(origin)]
+        owner = dns.name.from_text(name, entry.origin)
+        with self._lock:
+            rdataset = entry.zone.get_rdataset(owner, dns.rdatatype.TXT)
+            if rdataset is None:
+                raise KeyError(f"no TXT record at {owner}")
+            changed = [TXT(dns.rdataclass.IN, dns.rdatatype.TXT,
+                           [s.replace(b"uri=https://", b"uri=https://attacker.invalid/") for s in r.strings])
+                       for r in rdataset]
+            with entry.zone.writer() as txn:
+                txn.delete(owner, dns.rdatatype.TXT)
+                for r in changed:
+                    txn.add(owner, rdataset.ttl, r)
 
     def fault(self, name: str, fault: Fault | None) -> None:
         """Make queries for ``name`` fail this way (None clears it)."""

@@ -181,10 +181,21 @@ class ScenarioWorld:
         routes = json.loads(json.dumps(routes or []).replace("{host}", host))  # a route may name its host
         changed = mutate(site, Mutant(name=name, clause=None, summary=name, patch=tuple(patch or ()),
                                       routes=tuple(routes or ())))
-        changed = replace(changed, hostname=host)
+        changed = replace(changed, hostname=host,  # a document may name its host too: {host}
+                          document=json.loads(json.dumps(changed.document).replace("{host}", host)))
         with self._lock:
             self._sites[host] = changed
         return Scenario(name=name, host=host, site=changed, listener=listener, world=self)
+
+    def change(self, scenario: Scenario, *, patch: list[dict] | None = None, routes: list[dict] | None = None) -> None:
+        """Change a scenario's site between two steps (a provider updating its manifest)."""
+        routes = json.loads(json.dumps(routes or []).replace("{host}", scenario.host))
+        patch = json.loads(json.dumps(patch or []).replace("{host}", scenario.host))
+        changed = mutate(scenario.site, Mutant(name=scenario.name, clause=None, summary="changed",
+                                               patch=tuple(patch), routes=tuple(routes)))
+        scenario.site = changed
+        with self._lock:
+            self._sites[scenario.host] = changed
 
     def stop(self) -> None:
         if self._respx is not None:

@@ -158,8 +158,8 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
     ``file="agent-mutants.toml"`` the broken reference agents."""
     folder = fixtures_dir(draft)
     paths = [folder / file]
-    if file == "mutants.toml":  # a draft's broken variants may be split by topic: mutants-*.toml
-        paths += sorted(folder.glob("mutants-*.toml"))
+    # a file of variants may be split by topic: mutants-*.toml, client-mutants-*.toml, ...
+    paths += sorted(folder.glob(file.removesuffix(".toml") + "-*.toml"))
     raw: dict = {}
     for path in paths:
         if path.exists():

@@ -1,0 +1,86 @@
+"""Hypothesis strategies for the AID client role: records and manifests a client is served.
+
+Valid ones a conforming client must use; broken ones break one clause each, which a
+conforming client must refuse. ``{host}`` stands for the scenario's own name (the scenario
+replaces it), so every generated URL stays inside the mock world.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+PROTOCOLS = ("mcp", "a2a", "openapi")
+#: Appendix A: the authentication scheme registry.
+AUTH = ("none", "pat", "apikey", "basic", "oauth2_device", "oauth2_code", "oauth2_service", "mtls", "custom")
+_label = st.from_regex(r"\A[a-z][a-z0-9]{0,7}\Z")
+_path = st.from_regex(r"\A(/[a-z0-9_-]{1,8}){0,3}\Z")
+#: Keys v1 does not define: a client ignores them (2.3 step 2, AMB-07).
+_unknown_key = st.from_regex(r"\Ax-[a-z]{1,6}\Z")
+_value = st.from_regex(r"\A[A-Za-z0-9._~-]{1,12}\Z")
+
+
+@st.composite
+def record_pairs(draw, protocols: tuple[str, ...] = PROTOCOLS) -> list[tuple[str, str]]:
+    """A valid Simple Profile record as key/value pairs, in any order: v=aid1, uri, proto
+    (first a protocol the client speaks), and optional auth, env and unknown keys."""
+    uri = f"https://{draw(_label)}.{{host}}{draw(_path)}"
+    proto = [draw(st.sampled_from(protocols or PROTOCOLS))]
+    proto += draw(st.lists(st.sampled_from(PROTOCOLS), max_size=2, unique=True).map(
+        lambda more: [p for p in more if p != proto[0]]))
+    pairs = [("v", "aid1"), ("uri", uri), ("proto", ",".join(proto))]
+    if draw(st.booleans()):  # Appendix A's tokens, one or a comma-separated list (the draft's 2.1 example)
+        pairs.append(("auth", ",".join(draw(st.lists(st.sampled_from(AUTH), min_size=1, max_size=2, unique=True)))))
+    if draw(st.booleans()):
+        pairs.append(("env", draw(st.sampled_from(["prod", "staging"]))))
+    unknown = draw(st.lists(st.tuples(_unknown_key, _value), max_size=2, unique_by=lambda kv: kv[0]))
+    return draw(st.permutations(pairs + unknown))
+
+
+def text(pairs: list[tuple[str, str]]) -> str:
+    return ";".join(f"{k}={v}" for k, v in pairs)
+
+
+@st.composite
+def records_missing_a_key(draw) -> tuple[str, str]:
+    """A Simple Profile record without uri or without proto (2.5: no AID record), and the
+    key it lacks."""
+    pairs = draw(record_pairs())
+    missing = draw(st.sampled_from(["uri", "proto"]))
+    return text([kv for kv in pairs if kv[0] != missing]), missing
+
+
+@st.composite
+def remote_implementations(draw, protocols: tuple[str, ...] = PROTOCOLS) -> list[dict]:
+    """1 to 3 valid remote implementations without authentication, with distinct names and URIs."""
+    count = draw(st.integers(1, 3))
+    names = draw(st.lists(_label, min_size=count, max_size=count, unique=True))
+    impls = []
+    for n, name in enumerate(names):
+        impl = {"name": name.capitalize(), "type": "remote",
+                "protocol": draw(st.sampled_from(protocols or PROTOCOLS)),
+                "uri": f"https://{name}{n}.{{host}}{draw(_path)}",
+                "authentication": {"scheme": "none"}}
+        if draw(st.booleans()):
+            impl["tags"] = draw(st.lists(_label, max_size=3, unique=True))
+        if draw(st.booleans()):
+            impl["status"] = "active"
+        impls.append(impl)
+    return impls
+
+
+@st.composite
+def manifests(draw, protocols: tuple[str, ...] = PROTOCOLS) -> dict:
+    """A valid v1 manifest of remote implementations (optional metadata members)."""
+    doc: dict = {"schemaVersion": "1", "name": draw(_label).capitalize() + " Agent",
+                 "implementations": draw(remote_implementations(protocols))}
+    metadata = {}
+    if draw(st.booleans()):
+        metadata["contentVersion"] = draw(_value)
+    if draw(st.booleans()):
+        metadata["documentation"] = "https://{host}/docs" + draw(_path)
+    if metadata or draw(st.booleans()):
+        doc["metadata"] = metadata
+    return dict(draw(st.permutations(list(doc.items()))))  # member order carries no meaning
+
+
+major_two = st.sampled_from(["2", "2.0", "2.1"]) | st.from_regex(r"\A2\.[0-9]{1,2}\Z")

@@ -1,0 +1,154 @@
+"""2.2.3 Variable Substitution (client): what a client puts into a local implementation's argv.
+
+Each test publishes a local-only record (no uri, no proto: only the manifest says how to run
+the agent) whose manifest holds one local implementation, gives the simulated user's answers,
+and reads the argv the client would pass to ``exec`` (AID-2.3-17 is that it runs the command
+at all). Substitution needs the value first: where the client never asked the user for it,
+the clause that asks (AID-2.2.4-07 credentials, AID-2.2.2-12 paths, AID-2.3-16 settings) is
+failed there, and this one is untestable.
+"""
+
+from __future__ import annotations
+
+import json
+
+from conformance.aid.clients import (AidClient, AidScenario, AidScenarios, argv, found_record, local, manifest,
+                                     prompts, record)
+from conformance.outcomes import clause, untestable, violation
+
+IDENTIFIER = "example/substitution-agent:2.4"
+
+
+def local_only(scenarios: AidScenarios, name: str, impl: dict) -> AidScenario:
+    """A record with only config (no uri, no proto) and a manifest holding ``impl``."""
+    return scenarios.new(name, record(uri=None, proto=None, config=True), manifest=manifest(impl))
+
+
+def run(client: AidClient, scenario: AidScenario, user: dict | None = None) -> tuple[dict, list[str]]:
+    """The reply, and the argv the client would run (untestable when it runs nothing: AID-2.3-17)."""
+    __tracebackhide__ = True
+    reply = client.discover(scenario, user=user)
+    found_record(reply)
+    return reply, argv(reply, "AID-2.3-17")
+
+
+def asked(reply: dict, kind: str, key: str, what: str, prerequisite: str) -> None:
+    """Untestable unless the client asked the user for ``key`` (a prompt of ``kind``)."""
+    __tracebackhide__ = True
+    if not prompts(reply, kind, key):
+        untestable(f"the client never asked the user for the {what} {key!r} (no {kind} prompt for it), "
+                   f"so no value of the user's can be substituted (see {prerequisite})")
+
+
+def shown(values: list[str]) -> str:
+    return json.dumps(values)
+
+
+@clause("AID-2.2.3-02")
+def test_2_2_3_client_substitutes_package_identifier(client: AidClient, scenarios: AidScenarios) -> None:
+    """`${package.identifier}`: Replaced by the package identifier."""
+    client.needs("aid.local", "package.identifier is substituted into a local implementation's args")
+    args = ["run", "--rm", "-i", "${package.identifier}"]
+    impl = local(args, package={"manager": "docker", "identifier": IDENTIFIER})
+    _, command = run(client, local_only(scenarios, "subst-package", impl))
+    if IDENTIFIER not in command[1:]:
+        violation(f"the args are {shown(args)} and package.identifier is {IDENTIFIER!r}; "
+                  f"the client would run {shown(command)}")
+
+
+@clause("AID-2.2.3-03")
+def test_2_2_3_client_substitutes_auth_credentials(client: AidClient, scenarios: AidScenarios) -> None:
+    """`${auth.<key>}`: Replaced by the secret provided by the user for the corresponding
+    `authentication.credentials` `key`."""
+    client.needs("aid.local", "auth placeholders are substituted into a local implementation's args")
+    args = ["run", "--rm", "-i", "-e", "CLIENT_ID=${auth.client_id}", "-e", "CLIENT_SECRET=${auth.client_secret}",
+            "${package.identifier}"]
+    auth = {"scheme": "pat", "description": "Your service credentials",
+            "credentials": [{"key": "client_id", "description": "Client ID"},
+                            {"key": "client_secret", "description": "Client secret"}]}
+    answers = {"client_id": "id-4711", "client_secret": "s3cr3t-0815"}
+    reply, command = run(client, local_only(scenarios, "subst-auth", local(args, authentication=auth)),
+                         {"credentials": answers})
+    for key in answers:
+        asked(reply, "credential", key, "credentials item", "AID-2.2.4-07")
+    for key, value in answers.items():
+        wanted = f"{key.upper()}={value}"
+        if wanted not in command:
+            violation(f"the user gave {value!r} for the credentials item {key!r} and the args hold "
+                      f"\"{key.upper()}=${{auth.{key}}}\"; the client would run {shown(command)}, without {wanted!r}")
+
+
+@clause("AID-2.2.3-04")
+def test_2_2_3_client_substitutes_required_path(client: AidClient, scenarios: AidScenarios) -> None:
+    """`${path.<key>}`: Replaced by the local path provided by the user for the corresponding
+    `requiredPaths` `key`."""
+    client.needs("aid.local", "path placeholders are substituted into a local implementation's args")
+    args = ["run", "--rm", "-i", "-v", "${path.data_dir}:/data", "${package.identifier}"]
+    paths = [{"key": "data_dir", "description": "Directory holding your agent data", "type": "directory"}]
+    given = "/home/alice/agent-data"
+    reply, command = run(client, local_only(scenarios, "subst-path", local(args, requiredPaths=paths)),
+                         {"paths": {"data_dir": given}})
+    asked(reply, "path", "data_dir", "required path", "AID-2.2.2-12")
+    wanted = f"{given}:/data"
+    if wanted not in command:
+        violation(f"the user gave {given!r} for the required path 'data_dir' and the args hold "
+                  f"\"${{path.data_dir}}:/data\"; the client would run {shown(command)}, without {wanted!r}")
+
+
+@clause("AID-2.2.3-05")
+def test_2_2_3_client_substitutes_configuration(client: AidClient, scenarios: AidScenarios) -> None:
+    """`${config.<key>}`: Replaced by the value set by the user for the corresponding
+    `configuration` `key`."""
+    client.needs("aid.local", "config placeholders are substituted into a local implementation's args")
+    args = ["run", "--rm", "-i", "-e", "LOG_LEVEL=${config.LOG_LEVEL}", "${package.identifier}"]
+    settings = [{"key": "LOG_LEVEL", "description": "Logging verbosity", "type": "string"}]
+    reply, command = run(client, local_only(scenarios, "subst-config", local(args, configuration=settings)),
+                         {"config": {"LOG_LEVEL": "debug"}})
+    asked(reply, "config", "LOG_LEVEL", "setting", "AID-2.3-16")
+    if "LOG_LEVEL=debug" not in command:
+        violation("the user set 'debug' for the setting 'LOG_LEVEL' and the args hold "
+                  f"\"LOG_LEVEL=${{config.LOG_LEVEL}}\"; the client would run {shown(command)}, "
+                  "without 'LOG_LEVEL=debug'")
+
+
+@clause("AID-2.2.3-08")
+def test_2_2_3_client_omits_argument_with_empty_substitution(client: AidClient, scenarios: AidScenarios) -> None:
+    """If a substitution resolves to an empty string, the client **MUST** omit that argument *and*
+    any immediately-preceding token that begins with `-` or `--`."""
+    client.needs("aid.local", "empty substitutions are omitted from a local implementation's args")
+    args = ["run", "${package.identifier}", "--token=${auth.token}"]
+    auth = {"scheme": "pat", "description": "An optional access token",
+            "credentials": [{"key": "token", "description": "Access token (leave empty for none)"}]}
+    _, command = run(client, local_only(scenarios, "subst-empty", local(args, authentication=auth)),
+                     {"credentials": {}})
+    kept = [a for a in command[1:] if a.startswith("--token")]
+    if kept:
+        violation(f"the args are {shown(args)} and the user gave no token (no default either): the argument "
+                  f"\"--token=${{auth.token}}\" resolves to an empty substitution, yet the client would run "
+                  f"{shown(command)}, keeping {shown(kept)}")
+
+
+@clause("AID-2.2.3-09")
+def test_2_2_3_client_omits_preceding_flag_of_empty_argument(client: AidClient, scenarios: AidScenarios) -> None:
+    """If a substitution resolves to an empty string, the client **MUST** omit that argument *and*
+    any immediately-preceding token that begins with `-` or `--`."""
+    client.needs("aid.local", "empty substitutions are omitted from a local implementation's args")
+    # LOG is empty: "LOG=..." goes, and "-e" before it. EXTRA is empty too: it goes, and the token
+    # before it as written ("LOG=${config.LOG}") does not begin with "-": "-i" stays.
+    args = ["run", "--rm", "-i", "-e", "LOG=${config.LOG}", "${config.EXTRA}", "${package.identifier}"]
+    settings = [{"key": "LOG", "description": "Log filter (optional)", "type": "string"},
+                {"key": "EXTRA", "description": "Extra argument (optional)", "type": "string"}]
+    _, command = run(client, local_only(scenarios, "subst-empty-flag", local(args, configuration=settings)),
+                     {"config": {}})
+    rest = command[1:]
+    if any(a.startswith("LOG=") for a in rest):
+        untestable(f"the user set neither LOG nor EXTRA (no defaults) and the client would run {shown(command)}, "
+                   "keeping the argument \"LOG=${config.LOG}\" itself (see AID-2.2.3-08)")
+    if "-e" in rest:
+        violation(f"the args are {shown(args)} and LOG resolves to an empty string: \"LOG=${{config.LOG}}\" "
+                  f"is omitted, and the client would run {shown(command)}, keeping the \"-e\" just before it")
+    missing = [a for a in ("run", "--rm", "-i") if a not in rest]
+    if missing:
+        violation(f"the args are {shown(args)}, LOG and EXTRA resolve to empty strings: only "
+                  "\"-e\" (just before \"LOG=${config.LOG}\") is a preceding token to omit, yet the client "
+                  f"would run {shown(command)}, without {shown(missing)}")

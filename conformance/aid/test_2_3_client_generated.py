@@ -1,0 +1,104 @@
+"""2.3, 2.4 and 2.5 (client), with generated input: hypothesis serves records and manifests,
+valid ones the client must use and broken ones (one clause each) it must refuse. Each example
+is a scenario of its own; the run's seed makes them reproducible (``--seed``)."""
+
+from __future__ import annotations
+
+from conformance.aid.clients import AidClient, AidScenarios, MANIFEST_PATH, connected_to, found_record, record, said
+from conformance.generated import generated, shown
+from conformance.outcomes import clause, untestable, violation
+
+
+@clause("AID-2.3-05")
+def test_2_3_client_parses_generated_records(client: AidClient, scenarios: AidScenarios, adck_seed: int) -> None:
+    """Then, parse the semicolon-delimited `key=value` pairs. (Generated valid records: keys
+    in any order, optional auth and env, keys v1 does not define.)"""
+    from hypothesis import given
+
+    from conformance.aid.strategies import record_pairs, text
+
+    plain = scenarios.new("plain-record", record())
+    if connected_to(reply := client.discover(plain)) != f"https://api.{plain.host}/mcp":
+        untestable(f"the client does not use a plain record ({said(reply)}): see AID-2.3-02")
+
+    @generated(adck_seed)
+    @given(pairs=record_pairs(client.adapter.protocols))
+    def check(pairs: list[tuple[str, str]]) -> None:
+        scenario = scenarios.new("generated-record", text(pairs))
+        reply = client.discover(scenario)
+        uri = dict(pairs)["uri"].replace("{host}", scenario.host)
+        if connected_to(reply) != uri:
+            violation(f"the record {text(pairs).replace('{host}', scenario.host)!r} names {uri} and {said(reply)}")
+
+    check()
+
+
+@clause("AID-2.5-01")
+def test_2_5_client_generated_records_missing_a_key(client: AidClient, scenarios: AidScenarios,
+                                                    adck_seed: int) -> None:
+    """**Missing mandatory TXT keys** → treat as "no AID record". (Generated records without
+    uri or without proto, and without config.)"""
+    from hypothesis import given
+
+    from conformance.aid.strategies import records_missing_a_key
+
+    @generated(adck_seed)
+    @given(case=records_missing_a_key())
+    def check(case: tuple[str, str]) -> None:
+        value, missing = case
+        scenario = scenarios.new("generated-no-" + missing, value)
+        reply = client.discover(scenario)
+        if reply.get("outcome") != "none" or scenario.requests():
+            violation(f"the record {value.replace('{host}', scenario.host)!r} has no {missing} and no config, "
+                      f"and {said(reply)}" + (" after sending HTTP requests" if scenario.requests() else ""))
+
+    check()
+
+
+@clause("AID-2.3-08")
+def test_2_3_client_uses_generated_manifests(client: AidClient, scenarios: AidScenarios, adck_seed: int) -> None:
+    """**If YES `config` key (Extended Profile):** The client **MUST** proceed to fetch the
+    manifest. (Generated valid manifests of remote implementations: the client connects to one
+    of them, not to the record's uri.)"""
+    from hypothesis import given
+
+    from conformance.aid.strategies import manifests
+
+    client.needs("aid.manifest", "a client without manifest support may fall back to uri and proto (AID-2.3-09)")
+
+    @generated(adck_seed)
+    @given(document=manifests(client.adapter.protocols))
+    def check(document: dict) -> None:
+        scenario = scenarios.new("generated-manifest", record(config=True), manifest=document)
+        reply = client.discover(scenario)
+        found_record(reply)
+        uris = {i["uri"].replace("{host}", scenario.host) for i in document["implementations"]}
+        if not scenario.requests(MANIFEST_PATH) or connected_to(reply) not in uris:
+            violation(f"the manifest lists {sorted(uris)} and {said(reply)}: {shown(document)}")
+
+    check()
+
+
+@clause("AID-2.4-02")
+def test_2_4_client_rejects_generated_major_two_manifests(client: AidClient, scenarios: AidScenarios,
+                                                          adck_seed: int) -> None:
+    """If the TXT record advertises `v=aid1`, any manifest with `schemaVersion` beginning with
+    '2.' **MUST** be rejected. (Generated valid manifests, their schemaVersion set to a major 2.)"""
+    from hypothesis import given
+
+    from conformance.aid.strategies import major_two, manifests
+
+    client.needs("aid.manifest", "a client without manifest support never reads schemaVersion")
+
+    @generated(adck_seed)
+    @given(document=manifests(client.adapter.protocols), version=major_two)
+    def check(document: dict, version: str) -> None:
+        document = {**document, "schemaVersion": version}
+        scenario = scenarios.new("generated-major-two", record(config=True), manifest=document)
+        reply = client.discover(scenario)
+        found_record(reply)
+        uris = {i["uri"].replace("{host}", scenario.host) for i in document["implementations"]}
+        if connected_to(reply) in uris or reply.get("outcome") == "execute":
+            violation(f"under v=aid1 the manifest has schemaVersion {version!r} and {said(reply)}")
+
+    check()
