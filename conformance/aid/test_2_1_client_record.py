@@ -60,11 +60,16 @@ def test_2_1_client_uses_first_listed_protocol(client: AidClient, scenarios: Aid
         not_applicable(f"the client declares {len(spoken)} agent protocol(s) ({', '.join(spoken) or 'none'}) in its "
                        "hello: a proto list holding two it speaks is needed to see which one it prefers")
     first, second = spoken[:2]
+    single = scenarios.new(f"proto-{first}", record(proto=first))
+    connection(client.discover(single), "AID-2.3-07")  # a record with one protocol it speaks: the baseline
     for listed in ((second, first), (first, second)):
         proto = ",".join(listed)
         scenario = scenarios.new(f"proto-{'-'.join(listed)}", record(proto=proto))
         reply = client.discover(scenario)
-        used = connection(reply, "AID-2.3-07").get("protocol")
+        if reply.get("outcome") != "connect":
+            violation(f"the record's proto={proto} lists two protocols the client speaks, it uses a record with "
+                      f"proto={first} alone, and here {said(reply)}: it does not take proto as a list")
+        used = reply["connect"].get("protocol")
         if used != listed[0]:
             violation(f"the record's proto={proto} lists {listed[0]} first, the client speaks both, and it would "
                       f"connect with protocol {used!r}")

@@ -95,8 +95,12 @@ def to_markdown(report: Report) -> str:
         for r in failing:
             lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
                       f"> {r.text}", "", f"Observed: {r.message}", "", f"Replay: `{r.replay}`", ""]
-            for ev in r.evidence[:4]:
-                lines.append(f"- `{evidence_line(ev)}`")
+            shown = r.evidence
+            if len(shown) > 8:  # the first items set the scene; the last ones are where it failed
+                shown = [*shown[:2], None, *shown[-5:]]
+            for ev in shown:
+                lines.append(f"- … {len(r.evidence) - 7} more in report.json" if ev is None
+                             else f"- `{evidence_line(ev)}`")
             lines.append("")
     lines += ["", "## All clauses", "", "| clause | § | level | outcome | note |", "|---|---|---|---|---|"]
     for r in report.results:

@@ -29,7 +29,7 @@ from werkzeug.http import http_date
 from conformance.fetch import Exchange
 from conformance.harness.adapters import Step
 from conformance.world import tls
-from conformance.world.https import respond
+from conformance.world.https import LoopbackServer, respond
 from conformance.world.site import Mutant, Site, mutate
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ class ScenarioWorld:
             "untrusted": _context(foreign_ca, f"*.{DOMAIN}"),
         }
         for name, ctx in contexts.items():
-            server = HTTPServer(host="127.0.0.1", port=0, ssl_context=ctx, threaded=True)
+            server = LoopbackServer(host="127.0.0.1", port=0, ssl_context=ctx, threaded=True)
             server.expect_request(re.compile(".*")).respond_with_handler(self._handler(name))
             server.start()
             self._servers[name] = server
