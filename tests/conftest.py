@@ -51,3 +51,24 @@ def failing(report) -> set[str]:
 def outcomes(report) -> dict[str, str]:
     """Clause id -> outcome of a report."""
     return {r.clause: r.outcome for r in report.results}
+
+
+def assert_broken_client_fails_exactly_its_clause(draft: str, name: str, role: str) -> None:
+    """``builtin:NAME`` in the client role fails its clause (and its declared also_fails) and
+    nothing else, exits as its clause's level says, and shows the harness step that failed."""
+    __tracebackhide__ = True
+    from conformance import catalog
+    from conformance.world.site import load_mutants
+
+    profile = catalog.load(draft)
+    assert profile.client is not None
+    mutant = load_mutants(draft, file=profile.client.mutants)[name]
+    result = quiet_run(draft, f"builtin:{name}", roles=[role])
+    report = result.report
+    assert failing(report) == {mutant.clause} | set(mutant.also_fails), (
+        f"{name}: " + "; ".join(f"{r.clause} {r.outcome}: {r.message}" for r in report.results
+                                if r.outcome in ("fail", "error")))
+    assert result.exit_code == (1 if profile.clause(mutant.clause).level == "MUST" else 0)
+    failed = next(r for r in report.results if r.clause == mutant.clause)
+    kinds = {next(iter(ev)) for ev in failed.evidence}
+    assert "harness" in kinds, "a failing client clause shows the step the kit sent and the reply"

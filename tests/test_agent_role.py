@@ -13,7 +13,7 @@ import pytest
 from conformance import catalog
 from conformance.agent.mutants import VARIANTS
 from conformance.world.site import load_mutants
-from tests.conftest import failing, outcomes, quiet_run
+from tests.conftest import assert_broken_client_fails_exactly_its_clause, failing, outcomes, quiet_run
 
 DRAFT = "aiendpoint"
 PROFILE = catalog.load(DRAFT)
@@ -42,16 +42,7 @@ def test_every_agent_variant_is_declared() -> None:
 
 @pytest.mark.parametrize("name", sorted(AGENT_MUTANTS))
 def test_agent_mutant_fails_exactly_its_clause(name: str) -> None:
-    mutant = AGENT_MUTANTS[name]
-    result = quiet_run(DRAFT, f"builtin:{name}", roles=["agent"])
-    report = result.report
-    assert failing(report) == {mutant.clause} | set(mutant.also_fails), (
-        f"{name}: " + "; ".join(f"{r.clause} {r.outcome}: {r.message}" for r in report.results
-                                if r.outcome in ("fail", "error")))
-    assert result.exit_code == (1 if PROFILE.clause(mutant.clause).level == "MUST" else 0)
-    failed = next(r for r in report.results if r.clause == mutant.clause)
-    kinds = {next(iter(ev)) for ev in failed.evidence}
-    assert "harness" in kinds, "a failing agent clause shows the step the kit sent and the reply"
+    assert_broken_client_fails_exactly_its_clause(DRAFT, name, "agent")
 
 
 def test_cmd_and_python_paths_give_the_same_verdicts() -> None:

@@ -10,7 +10,7 @@ import pytest
 from conformance import catalog
 from conformance.agent.aid_mutants import VARIANTS
 from conformance.world.site import load_mutants
-from tests.conftest import failing, outcomes, quiet_run
+from tests.conftest import assert_broken_client_fails_exactly_its_clause, outcomes, quiet_run
 
 DRAFT = "aid"
 PROFILE = catalog.load(DRAFT)
@@ -47,16 +47,7 @@ def test_every_tested_client_clause_has_a_mutant() -> None:
 
 @pytest.mark.parametrize("name", sorted(CLIENT_MUTANTS))
 def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
-    mutant = CLIENT_MUTANTS[name]
-    result = quiet_run(DRAFT, f"builtin:{name}", roles=["client"])
-    report = result.report
-    assert failing(report) == {mutant.clause} | set(mutant.also_fails), (
-        f"{name}: " + "; ".join(f"{r.clause} {r.outcome}: {r.message}" for r in report.results
-                                if r.outcome in ("fail", "error")))
-    assert result.exit_code == (1 if PROFILE.clause(mutant.clause).level == "MUST" else 0)
-    failed = next(r for r in report.results if r.clause == mutant.clause)
-    kinds = {next(iter(ev)) for ev in failed.evidence}
-    assert "harness" in kinds, "a failing client clause shows the step the kit sent and the reply"
+    assert_broken_client_fails_exactly_its_clause(DRAFT, name, "client")
 
 
 def test_cmd_and_python_paths_give_the_same_verdicts() -> None:

@@ -50,7 +50,7 @@ import dns.nameserver
 import dns.resolver
 
 from conformance.dns import DnsConfig
-from conformance.harness import PROTOCOL
+from conformance.harness import PROTOCOL, serve_lines
 
 DISTRIBUTION = "aid-discovery"
 EXTRA = "aid-py"
@@ -187,20 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     except MissingLibrary as exc:
         print(f"adck: {exc}", file=sys.stderr)
         return 2
-    out, sys.stdout = sys.stdout, sys.stderr  # whatever the library prints stays off the protocol
-    try:
-        for line in sys.stdin:
-            if not line.strip():
-                continue
-            message = json.loads(line)
-            reply = discover(message)
-            if message.get("type") == "stop":
-                return 0
-            out.write(json.dumps(reply) + "\n")
-            out.flush()
-    finally:
-        sys.stdout = out
-    return 0
+    return serve_lines(discover)
 
 
 if __name__ == "__main__":

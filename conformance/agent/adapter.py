@@ -9,7 +9,6 @@ A session is a fresh agent; its steps share the agent's memory (cache, backoff).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Callable
 from conformance import __version__
 from conformance.agent.reference import Discovery, ReferenceAgent
 from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL
+from conformance.harness import PROTOCOL, serve_lines
 
 
 def _reply(step_id: str, found: Discovery) -> dict:
@@ -83,17 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.variant not in VARIANTS:
             parser.error(f"unknown variant {args.variant!r}; known: {', '.join(sorted(VARIANTS))}")
         agent_class, name = VARIANTS[args.variant], f"adck reference agent, broken variant {args.variant}"
-    handler = make_handler(agent_class, name)
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        reply = handler(message)
-        if message.get("type") == "stop":
-            return 0
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-    return 0
+    return serve_lines(make_handler(agent_class, name))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ The reply says what the client would do (connect, execute) and never does it.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -20,7 +19,7 @@ from conformance import __version__
 from conformance.agent.aid_client import Found, ReferenceAidClient, User
 from conformance.dns import DnsConfig
 from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL
+from conformance.harness import PROTOCOL, serve_lines
 
 
 def reply_of(step_id: str, found: Found) -> dict:
@@ -94,17 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.variant not in VARIANTS:
             parser.error(f"unknown variant {args.variant!r}; known: {', '.join(sorted(VARIANTS))}")
         client_class, name = VARIANTS[args.variant], f"adck reference AID client, broken variant {args.variant}"
-    handler = make_handler(client_class, name)
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        message = json.loads(line)
-        reply = handler(message)
-        if message.get("type") == "stop":
-            return 0
-        sys.stdout.write(json.dumps(reply) + "\n")
-        sys.stdout.flush()
-    return 0
+    return serve_lines(make_handler(client_class, name))
 
 
 if __name__ == "__main__":

@@ -307,8 +307,12 @@ class ReferenceAidClient:
         final = fetch.final
         if fetch.error or final is None or final.status != 200:
             return "failed"
+        return self.revocation_verdict(final.body)
+
+    def revocation_verdict(self, body: bytes) -> Literal["valid", "revoked", "failed"]:
+        """C: {"status":"valid"} or {"status":"revoked"}; any other body: a temporary failure."""
         try:
-            status = loads(final.body).get("status")
+            status = loads(body).get("status")
         except (ValueError, AttributeError):
             return "failed"
         return status if status in ("valid", "revoked") else "failed"

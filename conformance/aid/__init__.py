@@ -1,7 +1,13 @@
 """The conformance suite of Agent Interface Discovery (AID) via DNS, v1 (2025-06-19).
 
-Empty for now: the clause catalog (``profiles/aid/clauses.toml``) comes first. The suite's
-modules will be named by section like ``conformance/aiendpoint``'s: ``test_2_1_dns_record.py``
-checks §2.1, ``test_2_2_2_implementation_object.py`` §2.2.2, ``test_4_1_local_execution.py``
-§4.1, ``test_B_caching.py`` Appendix B, and so on, each test bound to one clause id.
+One module per section of the draft, each test bound to one clause id of
+``profiles/aid/clauses.toml`` and quoting its sentence:
+
+* provider and document roles (the ``_agent`` TXT record, the ``aid.json`` manifest):
+  ``test_2_1_dns_record.py`` checks §2.1, ``test_2_2_2_implementation_object.py`` §2.2.2,
+  ``test_4_security.py`` §4, ``test_C_revocation.py`` Appendix C, and so on;
+* client role (``test_*_client_*.py``): the kit publishes scenarios on its mock DNS and HTTPS
+  servers and asks the client under test, through the harness protocol, what it would do
+  (``clients.py`` holds the scenarios and the driver; ``strategies.py`` the generated records
+  and manifests).
 """

@@ -27,7 +27,7 @@ import dns.rdatatype
 from dns.rdtypes.ANY.TXT import TXT
 
 from conformance.harness.adapters import Adapter, Step
-from conformance.outcomes import not_applicable, untestable
+from conformance.outcomes import not_applicable, untestable, violation
 from conformance.world.dns import MockDNS, QueryLog
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
 from conformance.world.site import Route, Site
@@ -233,6 +233,53 @@ class AidClient:
             return self.adapter.run(request)
         finally:
             scenario.steps.extend(self.adapter.steps[before:])
+
+
+# ---------------------------------------------------------------- prerequisites many tests share
+
+def plain_record_works(client: AidClient, scenarios: AidScenarios) -> None:
+    """*Untestable* unless the client connects to the uri of a plain one-string Simple Profile
+    record: a test comparing another record with it would judge an earlier step."""
+    __tracebackhide__ = True
+    scenario = scenarios.new("plain-record", record())
+    reply = client.discover(scenario)
+    if connected_to(reply) != f"https://api.{scenario.host}/mcp":
+        untestable(f"with the plain record {record()!r} {said(reply)}, not a connection to its uri (see AID-2.3-02)")
+
+
+def manifest_works(client: AidClient, scenarios: AidScenarios) -> None:
+    """*Untestable* unless the client uses a plain Extended Profile record's manifest."""
+    __tracebackhide__ = True
+    scenario = scenarios.new("plain-manifest", record(config=True),
+                             manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")))
+    reply = client.discover(scenario)
+    if connected_to(reply) != f"https://cloud.{scenario.host}/agent":
+        untestable(f"with a plain record holding config, whose manifest's only implementation is at "
+                   f"https://cloud.{scenario.host}/agent, {said(reply)} (see AID-2.3-08)")
+
+
+def untrusted_manifest(client: AidClient, scenarios: AidScenarios, listener: str, what: str) -> None:
+    """The manifest served by a server whose certificate fails validation (``listener``): the
+    client must send it no request and use nothing from it."""
+    __tracebackhide__ = True
+    manifest_works(client, scenarios)
+    scenario = scenarios.new(f"manifest-{listener}", record(config=True), listener=listener,
+                             manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")))
+    reply = client.discover(scenario)
+    sent = scenario.requests()
+    if sent:
+        violation(f"{scenario.host} presents {what}, and the client completed the TLS handshake and sent "
+                  f"{sent[0].method} {sent[0].path}; {said(reply)}")
+    if connected_to(reply) == f"https://cloud.{scenario.host}/agent":
+        violation(f"{scenario.host} presents {what}, and the client used its manifest: {said(reply)}")
+
+
+def run_local(client: AidClient, scenario: AidScenario, user: dict | None = None) -> tuple[dict, list[str]]:
+    """The reply, and the argv the client would run (untestable when it runs nothing: AID-2.3-17)."""
+    __tracebackhide__ = True
+    reply = client.discover(scenario, user=user)
+    found_record(reply)
+    return reply, argv(reply, "AID-2.3-17")
 
 
 # ---------------------------------------------------------------- reading replies

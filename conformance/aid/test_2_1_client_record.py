@@ -8,21 +8,12 @@ import dns.rdataclass
 import dns.rdatatype
 from dns.rdtypes.ANY.TXT import TXT
 
-from conformance.aid.clients import AidClient, AidScenario, AidScenarios, connected_to, connection, record, said
-from conformance.outcomes import clause, not_applicable, untestable, violation
+from conformance.aid.clients import (AidClient, AidScenario, AidScenarios, connected_to, connection,
+                                     plain_record_works, record, said)
+from conformance.outcomes import clause, not_applicable, violation
 
 #: The most a DNS character-string holds.
 STRING_BYTES = 255
-
-
-def plain_record_works(client: AidClient, scenarios: AidScenarios) -> None:
-    """*Untestable* unless the client connects to the uri of a plain one-string Simple Profile
-    record: a test comparing another record with it would judge an earlier step."""
-    __tracebackhide__ = True
-    scenario = scenarios.new("plain-record", record())
-    reply = client.discover(scenario)
-    if connected_to(reply) != f"https://api.{scenario.host}/mcp":
-        untestable(f"with the plain record {record()!r} {said(reply)}, not a connection to its uri (see AID-2.3-02)")
 
 
 def publish_split(scenario: AidScenario, text: str) -> list[bytes]:

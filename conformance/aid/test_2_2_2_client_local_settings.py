@@ -10,22 +10,8 @@ from __future__ import annotations
 
 import json
 
-from conformance.aid.clients import (AidClient, AidScenario, AidScenarios, argv, found_record, local, manifest,
-                                     prompts, record)
+from conformance.aid.clients import (AidClient, AidScenarios, local, prompts, run_local)
 from conformance.outcomes import clause, untestable, violation
-
-
-def local_only(scenarios: AidScenarios, name: str, impl: dict) -> AidScenario:
-    """A record with only config (no uri, no proto) and a manifest holding ``impl``."""
-    return scenarios.new(name, record(uri=None, proto=None, config=True), manifest=manifest(impl))
-
-
-def run(client: AidClient, scenario: AidScenario, user: dict | None = None) -> tuple[dict, list[str]]:
-    """The reply, and the argv the client would run (untestable when it runs nothing: AID-2.3-17)."""
-    __tracebackhide__ = True
-    reply = client.discover(scenario, user=user)
-    found_record(reply)
-    return reply, argv(reply, "AID-2.3-17")
 
 
 @clause("AID-2.2.2-12")
@@ -37,7 +23,7 @@ def test_2_2_2_client_asks_for_each_required_path(client: AidClient, scenarios: 
              {"key": "ca_file", "description": "CA certificate file of your server", "type": "file"}]
     args = ["run", "--rm", "-i", "-v", "${path.config_dir}:/etc/agent", "-v", "${path.ca_file}:/etc/ca.pem",
             "${package.identifier}"]
-    reply, command = run(client, local_only(scenarios, "required-paths", local(args, requiredPaths=paths)),
+    reply, command = run_local(client, scenarios.local_only("required-paths", local(args, requiredPaths=paths)),
                          {"paths": {"config_dir": "/home/alice/agent", "ca_file": "/home/alice/ca.pem"}})
     for item in paths:
         asked = prompts(reply, "path", item["key"])
@@ -58,7 +44,7 @@ def test_2_2_2_client_uses_default_value(client: AidClient, scenarios: AidScenar
                 {"key": "REGION", "description": "Region of your account", "type": "string"}]
     args = ["run", "--rm", "-i", "-e", "LOG_LEVEL=${config.LOG_LEVEL}", "-e", "REGION=${config.REGION}",
             "${package.identifier}"]
-    _, command = run(client, local_only(scenarios, "default-value", local(args, configuration=settings)),
+    _, command = run_local(client, scenarios.local_only("default-value", local(args, configuration=settings)),
                      {"config": {"REGION": "eu-west"}})
     if "REGION=eu-west" not in command:
         untestable(f"the user set 'eu-west' for REGION and the client would run {json.dumps(command)}, without "
@@ -77,7 +63,7 @@ def test_2_2_2_client_masks_secret_setting(client: AidClient, scenarios: AidScen
                 {"key": "DB_PASSWORD", "description": "Database password", "type": "string", "secret": True}]
     args = ["run", "--rm", "-i", "-e", "DB_USER=${config.DB_USER}", "-e", "DB_PASSWORD=${config.DB_PASSWORD}",
             "${package.identifier}"]
-    reply, _ = run(client, local_only(scenarios, "secret-setting", local(args, configuration=settings)),
+    reply, _ = run_local(client, scenarios.local_only("secret-setting", local(args, configuration=settings)),
                    {"config": {"DB_USER": "agent", "DB_PASSWORD": "hunter2"}})
     asked = prompts(reply, "config", "DB_PASSWORD")
     if not asked:

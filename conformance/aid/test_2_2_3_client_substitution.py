@@ -12,24 +12,10 @@ from __future__ import annotations
 
 import json
 
-from conformance.aid.clients import (AidClient, AidScenario, AidScenarios, argv, found_record, local, manifest,
-                                     prompts, record)
+from conformance.aid.clients import (AidClient, AidScenarios, local, prompts, run_local)
 from conformance.outcomes import clause, untestable, violation
 
 IDENTIFIER = "example/substitution-agent:2.4"
-
-
-def local_only(scenarios: AidScenarios, name: str, impl: dict) -> AidScenario:
-    """A record with only config (no uri, no proto) and a manifest holding ``impl``."""
-    return scenarios.new(name, record(uri=None, proto=None, config=True), manifest=manifest(impl))
-
-
-def run(client: AidClient, scenario: AidScenario, user: dict | None = None) -> tuple[dict, list[str]]:
-    """The reply, and the argv the client would run (untestable when it runs nothing: AID-2.3-17)."""
-    __tracebackhide__ = True
-    reply = client.discover(scenario, user=user)
-    found_record(reply)
-    return reply, argv(reply, "AID-2.3-17")
 
 
 def asked(reply: dict, kind: str, key: str, what: str, prerequisite: str) -> None:
@@ -50,7 +36,7 @@ def test_2_2_3_client_substitutes_package_identifier(client: AidClient, scenario
     client.needs("aid.local", "package.identifier is substituted into a local implementation's args")
     args = ["run", "--rm", "-i", "${package.identifier}"]
     impl = local(args, package={"manager": "docker", "identifier": IDENTIFIER})
-    _, command = run(client, local_only(scenarios, "subst-package", impl))
+    _, command = run_local(client, scenarios.local_only("subst-package", impl))
     if IDENTIFIER not in command[1:]:
         violation(f"the args are {shown(args)} and package.identifier is {IDENTIFIER!r}; "
                   f"the client would run {shown(command)}")
@@ -67,7 +53,7 @@ def test_2_2_3_client_substitutes_auth_credentials(client: AidClient, scenarios:
             "credentials": [{"key": "client_id", "description": "Client ID"},
                             {"key": "client_secret", "description": "Client secret"}]}
     answers = {"client_id": "id-4711", "client_secret": "s3cr3t-0815"}
-    reply, command = run(client, local_only(scenarios, "subst-auth", local(args, authentication=auth)),
+    reply, command = run_local(client, scenarios.local_only("subst-auth", local(args, authentication=auth)),
                          {"credentials": answers})
     for key in answers:
         asked(reply, "credential", key, "credentials item", "AID-2.2.4-07")
@@ -86,7 +72,7 @@ def test_2_2_3_client_substitutes_required_path(client: AidClient, scenarios: Ai
     args = ["run", "--rm", "-i", "-v", "${path.data_dir}:/data", "${package.identifier}"]
     paths = [{"key": "data_dir", "description": "Directory holding your agent data", "type": "directory"}]
     given = "/home/alice/agent-data"
-    reply, command = run(client, local_only(scenarios, "subst-path", local(args, requiredPaths=paths)),
+    reply, command = run_local(client, scenarios.local_only("subst-path", local(args, requiredPaths=paths)),
                          {"paths": {"data_dir": given}})
     asked(reply, "path", "data_dir", "required path", "AID-2.2.2-12")
     wanted = f"{given}:/data"
@@ -102,7 +88,7 @@ def test_2_2_3_client_substitutes_configuration(client: AidClient, scenarios: Ai
     client.needs("aid.local", "config placeholders are substituted into a local implementation's args")
     args = ["run", "--rm", "-i", "-e", "LOG_LEVEL=${config.LOG_LEVEL}", "${package.identifier}"]
     settings = [{"key": "LOG_LEVEL", "description": "Logging verbosity", "type": "string"}]
-    reply, command = run(client, local_only(scenarios, "subst-config", local(args, configuration=settings)),
+    reply, command = run_local(client, scenarios.local_only("subst-config", local(args, configuration=settings)),
                          {"config": {"LOG_LEVEL": "debug"}})
     asked(reply, "config", "LOG_LEVEL", "setting", "AID-2.3-16")
     if "LOG_LEVEL=debug" not in command:
@@ -119,7 +105,7 @@ def test_2_2_3_client_omits_argument_with_empty_substitution(client: AidClient, 
     args = ["run", "${package.identifier}", "--token=${auth.token}"]
     auth = {"scheme": "pat", "description": "An optional access token",
             "credentials": [{"key": "token", "description": "Access token (leave empty for none)"}]}
-    _, command = run(client, local_only(scenarios, "subst-empty", local(args, authentication=auth)),
+    _, command = run_local(client, scenarios.local_only("subst-empty", local(args, authentication=auth)),
                      {"credentials": {}})
     kept = [a for a in command[1:] if a.startswith("--token")]
     if kept:
@@ -138,7 +124,7 @@ def test_2_2_3_client_omits_preceding_flag_of_empty_argument(client: AidClient, 
     args = ["run", "--rm", "-i", "-e", "LOG=${config.LOG}", "${config.EXTRA}", "${package.identifier}"]
     settings = [{"key": "LOG", "description": "Log filter (optional)", "type": "string"},
                 {"key": "EXTRA", "description": "Extra argument (optional)", "type": "string"}]
-    _, command = run(client, local_only(scenarios, "subst-empty-flag", local(args, configuration=settings)),
+    _, command = run_local(client, scenarios.local_only("subst-empty-flag", local(args, configuration=settings)),
                      {"config": {}})
     rest = command[1:]
     if any(a.startswith("LOG=") for a in rest):

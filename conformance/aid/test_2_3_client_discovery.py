@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 
-from conformance.aid.clients import (AidClient, AidScenarios, JSON, MANIFEST_PATH, connected_to, found_record,
-                                     manifest, record, remote, said)
+from conformance.aid.clients import (JSON, MANIFEST_PATH, AidClient, AidScenarios, connected_to, found_record,
+                                     manifest, manifest_works, plain_record_works, record, remote, said,
+                                     untrusted_manifest)
 from conformance.outcomes import clause, untestable, violation
 
 
@@ -41,45 +42,6 @@ def test_2_3_client_fetches_manifest_when_config_present(client: AidClient, scen
     if connected_to(reply) != f"https://cloud.{scenario.host}/agent":
         violation(f"the manifest's only implementation is at https://cloud.{scenario.host}/agent, "
                   f"not the record's uri, and {said(reply)}")
-
-
-# ---------------------------------------------------------------- prerequisites shared by the tests below
-
-def plain_record_works(client: AidClient, scenarios: AidScenarios) -> None:
-    """*Untestable* unless the client connects to the uri of a plain one-string Simple Profile
-    record: a test comparing another record with it would judge an earlier step."""
-    __tracebackhide__ = True
-    scenario = scenarios.new("plain-record", record())
-    reply = client.discover(scenario)
-    if connected_to(reply) != f"https://api.{scenario.host}/mcp":
-        untestable(f"with the plain record {record()!r} {said(reply)}, not a connection to its uri (see AID-2.3-02)")
-
-
-def manifest_works(client: AidClient, scenarios: AidScenarios) -> None:
-    """*Untestable* unless the client uses a plain Extended Profile record's manifest."""
-    __tracebackhide__ = True
-    scenario = scenarios.new("plain-manifest", record(config=True),
-                             manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")))
-    reply = client.discover(scenario)
-    if connected_to(reply) != f"https://cloud.{scenario.host}/agent":
-        untestable(f"with a plain record holding config, whose manifest's only implementation is at "
-                   f"https://cloud.{scenario.host}/agent, {said(reply)} (see AID-2.3-08)")
-
-
-def untrusted_manifest(client: AidClient, scenarios: AidScenarios, listener: str, what: str) -> None:
-    """The manifest served by a server whose certificate fails validation (``listener``): the
-    client must send it no request and use nothing from it."""
-    __tracebackhide__ = True
-    manifest_works(client, scenarios)
-    scenario = scenarios.new(f"manifest-{listener}", record(config=True), listener=listener,
-                             manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")))
-    reply = client.discover(scenario)
-    sent = scenario.requests()
-    if sent:
-        violation(f"{scenario.host} presents {what}, and the client completed the TLS handshake and sent "
-                  f"{sent[0].method} {sent[0].path}; {said(reply)}")
-    if connected_to(reply) == f"https://cloud.{scenario.host}/agent":
-        violation(f"{scenario.host} presents {what}, and the client used its manifest: {said(reply)}")
 
 
 # ---------------------------------------------------------------- step 1: the lookup

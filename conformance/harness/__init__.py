@@ -7,3 +7,28 @@ Every message has a JSON Schema in ``schemas/``; a reply that does not validate 
 """
 
 PROTOCOL = "adck-harness/1"
+
+
+def serve_lines(handler, stdin=None, stdout=None) -> int:
+    """The adapter's side of ``cmd:``: read JSON lines, answer each with ``handler(message)``,
+    until ``stop`` (which gets no reply) or the end of input. While it runs, anything the
+    client prints goes to stderr, so stdout carries the protocol only."""
+    import json
+    import sys
+
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+    saved, sys.stdout = sys.stdout, sys.stderr
+    try:
+        for line in stdin:
+            if not line.strip():
+                continue
+            message = json.loads(line)
+            reply = handler(message)
+            if message.get("type") == "stop":
+                return 0
+            out.write(json.dumps(reply) + "\n")
+            out.flush()
+    finally:
+        sys.stdout = saved
+    return 0

@@ -59,13 +59,9 @@ class RemembersFailedCheckAsRevoked(ReferenceAidClient):
 class AnyOkIsValid(ReferenceAidClient):
     """Appendix C: takes any 200 from the revocation URL as valid, without reading the body."""
 
-    def revocation(self, url: str) -> Literal["valid", "revoked", "failed"]:
-        fetch = self.fetcher.fetch(url, headers={"Accept": "application/json"})
-        final = fetch.final
-        if fetch.error or final is None or final.status != 200:
-            return "failed"
+    def revocation_verdict(self, body: bytes) -> Literal["valid", "revoked", "failed"]:
         try:
-            loads(final.body)
+            loads(body)
         except ValueError:
             return "failed"
         return "valid"
