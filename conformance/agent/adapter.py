@@ -8,7 +8,6 @@ A session is a fresh agent; its steps share the agent's memory (cache, backoff).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -17,7 +16,8 @@ from typing import Callable
 from conformance import __version__
 from conformance.agent.reference import Discovery, ReferenceAgent
 from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL, serve_lines
+from conformance.agent import variant_main
+from conformance.harness import PROTOCOL
 
 
 def _reply(step_id: str, found: Discovery) -> dict:
@@ -71,18 +71,7 @@ handle = make_handler()
 
 def main(argv: list[str] | None = None) -> int:
     """JSON lines on stdin, JSON lines on stdout, until ``stop`` or end of input."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", help="a broken variant from conformance.agent.mutants (default: the reference)")
-    args = parser.parse_args(argv)
-    agent_class: type[ReferenceAgent] = ReferenceAgent
-    name = "adck reference agent"
-    if args.variant:
-        from conformance.agent.mutants import VARIANTS
-
-        if args.variant not in VARIANTS:
-            parser.error(f"unknown variant {args.variant!r}; known: {', '.join(sorted(VARIANTS))}")
-        agent_class, name = VARIANTS[args.variant], f"adck reference agent, broken variant {args.variant}"
-    return serve_lines(make_handler(agent_class, name))
+    return variant_main(argv, __doc__.splitlines()[0], make_handler, ReferenceAgent, "adck reference agent", "conformance.agent.mutants")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ The reply says what the client would do (connect, execute) and never does it.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -19,7 +18,8 @@ from conformance import __version__
 from conformance.agent.aid_client import Found, ReferenceAidClient, User
 from conformance.dns import DnsConfig
 from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL, serve_lines
+from conformance.agent import variant_main
+from conformance.harness import PROTOCOL
 
 
 def reply_of(step_id: str, found: Found) -> dict:
@@ -82,18 +82,7 @@ handle = make_handler()
 
 def main(argv: list[str] | None = None) -> int:
     """JSON lines on stdin, JSON lines on stdout, until ``stop`` or end of input."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", help="a broken variant from conformance.agent.aid_mutants (default: the reference)")
-    args = parser.parse_args(argv)
-    client_class: type[ReferenceAidClient] = ReferenceAidClient
-    name = "adck reference AID client"
-    if args.variant:
-        from conformance.agent.aid_mutants import VARIANTS
-
-        if args.variant not in VARIANTS:
-            parser.error(f"unknown variant {args.variant!r}; known: {', '.join(sorted(VARIANTS))}")
-        client_class, name = VARIANTS[args.variant], f"adck reference AID client, broken variant {args.variant}"
-    return serve_lines(make_handler(client_class, name))
+    return variant_main(argv, __doc__.splitlines()[0], make_handler, ReferenceAidClient, "adck reference AID client", "conformance.agent.aid_mutants")
 
 
 if __name__ == "__main__":
