@@ -4,6 +4,8 @@ fails exactly its clause, and the cmd: and python: paths give the same verdicts.
 from __future__ import annotations
 
 import sys
+import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +56,44 @@ def test_cmd_and_python_paths_give_the_same_verdicts() -> None:
     in_process = quiet_run(DRAFT, IN_PROCESS, roles=["client"]).report
     as_process = quiet_run(DRAFT, AS_PROCESS, roles=["client"]).report
     assert outcomes(in_process) == outcomes(as_process)
+
+
+def _adapter(tmp_path: Path, reply: str, features: str = '["aid.manifest", "aid.local"]') -> str:
+    """A stdlib adapter that answers every step with ``reply`` (a Python expression using ``m``)."""
+    script = tmp_path / "adapter.py"
+    script.write_text(textwrap.dedent(f'''
+        import json, sys
+        for line in sys.stdin:
+            m = json.loads(line)
+            if m["type"] == "stop":
+                break
+            if m["type"] == "hello":
+                print(json.dumps({{"type": "hello", "protocol": "adck-harness/1", "client": {{"name": "toy"}},
+                                  "operations": ["aid.discover"], "features": {features}}}), flush=True)
+                continue
+            print(json.dumps({reply}), flush=True)
+    '''), encoding="utf-8")
+    return f"cmd:{sys.executable} {script}"
+
+
+def test_a_connect_reply_without_its_connection_is_an_adapter_error(tmp_path: Path) -> None:
+    target = _adapter(tmp_path, '{"type": "result", "id": m["id"], "outcome": "connect"}')
+    report = quiet_run(DRAFT, target, roles=["client"]).report
+    judged = [r for r in report.results if r.outcome not in ("not-applicable",) and r.untestable_reason != "not-observable"]
+    assert judged and all(r.outcome == "error" for r in judged), {r.clause: r.outcome for r in judged}
+    assert all("adapter error, not a verdict on the client" in r.message for r in judged)
+    assert not report.summary.conformant
+
+
+def test_features_the_client_does_not_claim_are_not_applicable_never_failed(tmp_path: Path) -> None:
+    """A client that always says "no AID record" and claims no features: the manifest and local
+    clauses are not applicable; the record clauses fail or are untestable, never pass."""
+    target = _adapter(tmp_path, '{"type": "result", "id": m["id"], "outcome": "none"}', features="[]")
+    report = quiet_run(DRAFT, target, roles=["client"]).report
+    got = outcomes(report)
+    assert got["AID-2.3-08"] == got["AID-4.1-03"] == got["AID-B-03"] == "not-applicable"
+    assert got["AID-2.3-02"] == "fail"
+    # where "none" is the right answer the tests first check the client uses a plain record
+    assert got["AID-2.3-03"] == got["AID-2.3-06"] == "untestable"
+    assert {cid for cid, o in got.items() if o == "pass"} == set()
+    assert not report.summary.conformant
