@@ -93,16 +93,20 @@ class MockDNS:
     def tamper(self, origin: str, name: str) -> None:
         """Change the TXT record at ``name`` (relative to a signed zone ``origin``) after signing,
         as an attacker on the path would: its RRSIG no longer validates. The uri now points
-        at ``attacker.invalid``, so a client that uses the answer anyway shows it."""
+        at ``attacker.invalid`` (a record without uri gets a key added), so a client that uses
+        the answer anyway shows it."""
         entry = self.zones[dns.name.from_text(origin)]
         owner = dns.name.from_text(name, entry.origin)
         with self._lock:
             rdataset = entry.zone.get_rdataset(owner, dns.rdatatype.TXT)
             if rdataset is None:
                 raise KeyError(f"no TXT record at {owner}")
-            changed = [TXT(dns.rdataclass.IN, dns.rdatatype.TXT,
-                           [s.replace(b"uri=https://", b"uri=https://attacker.invalid/") for s in r.strings])
-                       for r in rdataset]
+            changed = []
+            for r in rdataset:
+                strings = [s.replace(b"uri=https://", b"uri=https://attacker.invalid/") for s in r.strings]
+                if strings == list(r.strings):  # no uri to redirect: change it all the same
+                    strings[-1] += b";x-tampered=1"
+                changed.append(TXT(dns.rdataclass.IN, dns.rdatatype.TXT, strings))
             with entry.zone.writer() as txn:
                 txn.delete(owner, dns.rdatatype.TXT)
                 for r in changed:
