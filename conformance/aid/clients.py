@@ -353,12 +353,17 @@ def prompts(reply: dict, kind: str | None = None, key: str | None = None) -> lis
             and (key is None or p.get("key") == key)]
 
 
-def asked_for(reply: dict, key: str, kind: str = "config", clause: str = "AID-2.3-16") -> None:
-    """*Untestable* when the client reports its prompts and none asked for ``key``: a value it
-    never asked for says nothing of how it substitutes one (asking is ``clause``)."""
+def asked_for(reply: dict, key: str, kind: str = "config", clause: str = "AID-2.3-16", *,
+              what: str | None = None, reported: bool = False) -> None:
+    """*Untestable* when no prompt of ``kind`` asked for ``key``: a value the client never
+    asked for says nothing of how it substitutes one (asking is ``clause``). A reply without
+    prompts is judged on the rest, unless ``reported`` requires the prompts."""
     __tracebackhide__ = True
-    if "prompts" in reply and not any(p.get("kind") == kind and p.get("key") == key for p in reply["prompts"]):
-        untestable(f"the client never asked for the {kind} value {key} (see {clause})")
+    if "prompts" not in reply and not reported:
+        return
+    if not prompts(reply, kind, key):
+        untestable(f"the client never asked the user for the {what or kind + ' value'} {key!r} (no {kind} prompt "
+                   f"for it), so no value of the user's can be substituted (see {clause})")
 
 
 def warned(reply: dict) -> bool:

@@ -24,7 +24,7 @@ def test_2_2_2_client_asks_for_each_required_path(client: AidClient, scenarios: 
     args = ["run", "--rm", "-i", "-v", "${path.config_dir}:/etc/agent", "-v", "${path.ca_file}:/etc/ca.pem",
             "${package.identifier}"]
     reply, command = run_local(client, scenarios.local_only("required-paths", local(args, requiredPaths=paths)),
-                         {"paths": {"config_dir": "/home/alice/agent", "ca_file": "/home/alice/ca.pem"}})
+                               {"paths": {"config_dir": "/home/alice/agent", "ca_file": "/home/alice/ca.pem"}})
     for item in paths:
         asked = prompts(reply, "path", item["key"])
         if not asked:
@@ -45,7 +45,7 @@ def test_2_2_2_client_uses_default_value(client: AidClient, scenarios: AidScenar
     args = ["run", "--rm", "-i", "-e", "LOG_LEVEL=${config.LOG_LEVEL}", "-e", "REGION=${config.REGION}",
             "${package.identifier}"]
     _, command = run_local(client, scenarios.local_only("default-value", local(args, configuration=settings)),
-                     {"config": {"REGION": "eu-west"}})
+                           {"config": {"REGION": "eu-west"}})
     if "REGION=eu-west" not in command:
         untestable(f"the user set 'eu-west' for REGION and the client would run {json.dumps(command)}, without "
                    "'REGION=eu-west': it does not substitute the settings the user gives (see AID-2.2.3-05, AID-2.3-16)")
@@ -64,7 +64,7 @@ def test_2_2_2_client_masks_secret_setting(client: AidClient, scenarios: AidScen
     args = ["run", "--rm", "-i", "-e", "DB_USER=${config.DB_USER}", "-e", "DB_PASSWORD=${config.DB_PASSWORD}",
             "${package.identifier}"]
     reply, _ = run_local(client, scenarios.local_only("secret-setting", local(args, configuration=settings)),
-                   {"config": {"DB_USER": "agent", "DB_PASSWORD": "hunter2"}})
+                         {"config": {"DB_USER": "agent", "DB_PASSWORD": "hunter2"}})
     asked = prompts(reply, "config", "DB_PASSWORD")
     if not asked:
         untestable("the client never asked the user for the setting 'DB_PASSWORD' (no config prompt for it), "

@@ -12,18 +12,10 @@ from __future__ import annotations
 
 import json
 
-from conformance.aid.clients import (AidClient, AidScenarios, local, prompts, run_local)
+from conformance.aid.clients import AidClient, AidScenarios, asked_for, local, run_local
 from conformance.outcomes import clause, untestable, violation
 
 IDENTIFIER = "example/substitution-agent:2.4"
-
-
-def asked(reply: dict, kind: str, key: str, what: str, prerequisite: str) -> None:
-    """Untestable unless the client asked the user for ``key`` (a prompt of ``kind``)."""
-    __tracebackhide__ = True
-    if not prompts(reply, kind, key):
-        untestable(f"the client never asked the user for the {what} {key!r} (no {kind} prompt for it), "
-                   f"so no value of the user's can be substituted (see {prerequisite})")
 
 
 def shown(values: list[str]) -> str:
@@ -54,9 +46,9 @@ def test_2_2_3_client_substitutes_auth_credentials(client: AidClient, scenarios:
                             {"key": "client_secret", "description": "Client secret"}]}
     answers = {"client_id": "id-4711", "client_secret": "s3cr3t-0815"}
     reply, command = run_local(client, scenarios.local_only("subst-auth", local(args, authentication=auth)),
-                         {"credentials": answers})
+                               {"credentials": answers})
     for key in answers:
-        asked(reply, "credential", key, "credentials item", "AID-2.2.4-07")
+        asked_for(reply, key, "credential", "AID-2.2.4-07", what="credentials item", reported=True)
     for key, value in answers.items():
         wanted = f"{key.upper()}={value}"
         if wanted not in command:
@@ -73,8 +65,8 @@ def test_2_2_3_client_substitutes_required_path(client: AidClient, scenarios: Ai
     paths = [{"key": "data_dir", "description": "Directory holding your agent data", "type": "directory"}]
     given = "/home/alice/agent-data"
     reply, command = run_local(client, scenarios.local_only("subst-path", local(args, requiredPaths=paths)),
-                         {"paths": {"data_dir": given}})
-    asked(reply, "path", "data_dir", "required path", "AID-2.2.2-12")
+                               {"paths": {"data_dir": given}})
+    asked_for(reply, "data_dir", "path", "AID-2.2.2-12", what="required path", reported=True)
     wanted = f"{given}:/data"
     if wanted not in command:
         violation(f"the user gave {given!r} for the required path 'data_dir' and the args hold "
@@ -89,8 +81,8 @@ def test_2_2_3_client_substitutes_configuration(client: AidClient, scenarios: Ai
     args = ["run", "--rm", "-i", "-e", "LOG_LEVEL=${config.LOG_LEVEL}", "${package.identifier}"]
     settings = [{"key": "LOG_LEVEL", "description": "Logging verbosity", "type": "string"}]
     reply, command = run_local(client, scenarios.local_only("subst-config", local(args, configuration=settings)),
-                         {"config": {"LOG_LEVEL": "debug"}})
-    asked(reply, "config", "LOG_LEVEL", "setting", "AID-2.3-16")
+                               {"config": {"LOG_LEVEL": "debug"}})
+    asked_for(reply, "LOG_LEVEL", "config", "AID-2.3-16", what="setting", reported=True)
     if "LOG_LEVEL=debug" not in command:
         violation("the user set 'debug' for the setting 'LOG_LEVEL' and the args hold "
                   f"\"LOG_LEVEL=${{config.LOG_LEVEL}}\"; the client would run {shown(command)}, "
@@ -106,7 +98,7 @@ def test_2_2_3_client_omits_argument_with_empty_substitution(client: AidClient, 
     auth = {"scheme": "pat", "description": "An optional access token",
             "credentials": [{"key": "token", "description": "Access token (leave empty for none)"}]}
     _, command = run_local(client, scenarios.local_only("subst-empty", local(args, authentication=auth)),
-                     {"credentials": {}})
+                           {"credentials": {}})
     kept = [a for a in command[1:] if a.startswith("--token")]
     if kept:
         violation(f"the args are {shown(args)} and the user gave no token (no default either): the argument "
@@ -125,7 +117,7 @@ def test_2_2_3_client_omits_preceding_flag_of_empty_argument(client: AidClient, 
     settings = [{"key": "LOG", "description": "Log filter (optional)", "type": "string"},
                 {"key": "EXTRA", "description": "Extra argument (optional)", "type": "string"}]
     _, command = run_local(client, scenarios.local_only("subst-empty-flag", local(args, configuration=settings)),
-                     {"config": {}})
+                           {"config": {}})
     rest = command[1:]
     if any(a.startswith("LOG=") for a in rest):
         untestable(f"the user set neither LOG nor EXTRA (no defaults) and the client would run {shown(command)}, "
