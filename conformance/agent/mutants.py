@@ -7,15 +7,13 @@ They exist to prove that each agent-role test can fail. Never use them as client
 from __future__ import annotations
 
 import re
-import socket
 import ssl
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from cryptography import x509
-
-from conformance.agent.reference import WELL_KNOWN, Discovery, ReferenceAgent
+from conformance.agent import broken_tls
+from conformance.agent.reference import Discovery, ReferenceAgent
 from conformance.aiendpoint.test_3_2_service import CATEGORIES
 from conformance.fetch import Exchange, Fetch, HttpConfig, Limits
 
@@ -213,37 +211,14 @@ class SkipsHostnameCheck(ReferenceAgent):
     """6.4: validates the chain but not that the certificate names the host (RFC 6125)."""
 
     def ssl_context(self, http: HttpConfig) -> ssl.SSLContext | None:
-        ctx = ssl.create_default_context(cafile=str(http.ca_bundle) if http.ca_bundle else None)
-        ctx.check_hostname = False
-        return ctx
+        return broken_tls.no_host_name_check(http)
 
 
 class TrustsAnyCa(ReferenceAgent):
     """6.4: accepts a certificate from any CA, though it does check the host name itself."""
 
     def ssl_context(self, http: HttpConfig) -> ssl.SSLContext | None:
-        ctx = ssl.create_default_context()
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        return ctx
-
-    def fetch_document(self, origin: str) -> Fetch:
-        host = origin.split("://", 1)[1].split(":")[0]
-        if host not in self._names_on_certificate(host):
-            return Fetch(url=origin + WELL_KNOWN, error=("tls", f"the certificate does not name {host}"))
-        return super().fetch_document(origin)
-
-    def _names_on_certificate(self, host: str) -> list[str]:
-        dest = (host, 443)
-        for mapping in self.http.connect_to:
-            dest = mapping.maps(host, 443) or dest
-        ctx = ssl.create_default_context()
-        ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
-        with socket.create_connection(dest, timeout=5) as raw, ctx.wrap_socket(raw, server_hostname=host) as tls:
-            der = tls.getpeercert(binary_form=True)
-        names = x509.load_der_x509_certificate(der).extensions.get_extension_for_class(
-            x509.SubjectAlternativeName).value.get_values_for_type(x509.DNSName)
-        return [host for n in names if n == host or (n.startswith("*.") and host.split(".", 1)[1] == n[2:])]
+        return broken_tls.any_issuer()
 
 
 class NoSizeLimit(ReferenceAgent):

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import socket
 import ssl
 from dataclasses import replace
 from urllib.parse import urlsplit
 
 import dns.exception
 import dns.rdtypes.svcbbase
-from cryptography import x509
 
+from conformance.agent import broken_tls
 from conformance.agent.aid_client import ReferenceAidClient
 from conformance.dns import TxtAnswer
 from conformance.fetch import HttpConfig
@@ -124,39 +123,18 @@ class FetchesWellKnownPath(ReferenceAidClient):
         return f"https://{urlsplit(url).netloc}/.well-known/aid.json" if url else None
 
 
-class _AnyIssuerContext(ssl.SSLContext):
-    """Accepts a certificate from any issuer, then checks the host name against it by hand."""
-
-    def wrap_socket(self, sock: socket.socket, *args, server_hostname: str | None = None, **kwargs) -> ssl.SSLSocket:
-        tls = super().wrap_socket(sock, *args, server_hostname=server_hostname, **kwargs)
-        der = tls.getpeercert(binary_form=True)
-        names = x509.load_der_x509_certificate(der).extensions.get_extension_for_class(
-            x509.SubjectAlternativeName).value.get_values_for_type(x509.DNSName) if der else []
-        host = (server_hostname or "").lower()
-        if not any(n.lower() == host or (n.startswith("*.") and host.split(".", 1)[-1] == n[2:].lower())
-                   for n in names):
-            tls.close()
-            raise ssl.SSLCertVerificationError(f"the certificate does not name {host}")
-        return tls
-
-
 class TrustsAnyIssuer(ReferenceAidClient):
     """2.3 step 4: accepts a certificate from any CA, though it does check the host name itself."""
 
     def ssl_context(self, http: HttpConfig) -> ssl.SSLContext | None:
-        ctx = _AnyIssuerContext(ssl.PROTOCOL_TLS_CLIENT)
-        ctx.check_hostname = False
-        ctx.verify_mode = ssl.CERT_NONE
-        return ctx
+        return broken_tls.any_issuer()
 
 
 class NoHostNameCheck(ReferenceAidClient):
     """4: validates the certificate chain against the trusted CA but not the host name."""
 
     def ssl_context(self, http: HttpConfig) -> ssl.SSLContext | None:
-        ctx = ssl.create_default_context(cafile=str(http.ca_bundle) if http.ca_bundle else None)
-        ctx.check_hostname = False
-        return ctx
+        return broken_tls.no_host_name_check(http)
 
 
 class IgnoresDnssec(ReferenceAidClient):
