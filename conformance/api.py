@@ -8,8 +8,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import random
 import re
+import sys
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +36,8 @@ class RunResult:
     exit_code: int
     written: list[Path] = field(default_factory=list)
     pytest_exit: int = 0
+    #: Why the kit could not run or judge (exit 2), in one line for the user.
+    error: str | None = None
 
 
 class _Grab:
@@ -81,8 +86,9 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
-    ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST passed,
-    1 when one did not, 2 when the kit could not run (the reason is on stderr).
+    ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST that was
+    checked passed (a partial run says so in its report), 1 when one did not, 2 when the kit
+    could not run or judge (``RunResult.error`` says why).
     """
     profile = catalog.load(draft)
     seed = random.randrange(2**32) if seed is None else seed
@@ -114,15 +120,30 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
                               timeout=timeout, seed=seed, roles=roles, world=world) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
-    args += ["-q", "--no-header", "-p", "no:randomly"] if quiet else []
+    # quiet: the adck CLI prints its own summary; pytest's terminal output is for -v
+    args += ["-p", "no:randomly", "-p", "no:terminal"] if quiet else []
     args += list(extra_args)
     grab = _Grab()
-    code = int(pytest.main(args, plugins=[grab]))
-    if grab.report is None or code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR,
-                                       pytest.ExitCode.INTERRUPTED):
+    errors = io.StringIO()
+    # pytest writes a usage error as "ERROR: ..." to stderr; in quiet runs the kit says it in one line
+    with contextlib.redirect_stderr(errors) if quiet else contextlib.nullcontext():
+        code = int(pytest.main(args, plugins=[grab]))
+    said = errors.getvalue()
+    if code == pytest.ExitCode.USAGE_ERROR:
+        lines = [ln.removeprefix("ERROR: ").strip() for ln in said.splitlines() if ln.strip()]
+        return RunResult(report=None, exit_code=EXIT_USAGE, pytest_exit=code,
+                         error="; ".join(lines) or "the run could not start (pytest usage error)")
+    if said:
+        sys.stderr.write(said)
+    if grab.report is None or code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.INTERRUPTED):
         # the kit could not finish the run: whatever it gathered is no verdict
-        return RunResult(report=grab.report, exit_code=EXIT_USAGE, written=grab.written, pytest_exit=code)
-    exit_code = EXIT_CONFORMANT if grab.report.summary.conformant else EXIT_NONCONFORMANT
+        return RunResult(report=grab.report, exit_code=EXIT_USAGE, written=grab.written, pytest_exit=code,
+                         error=f"the run did not finish (pytest exit status {code}); nothing was judged")
+    summary = grab.report.summary
+    if summary.level == "not-judged":
+        return RunResult(report=grab.report, exit_code=EXIT_USAGE, written=grab.written, pytest_exit=code,
+                         error=summary.not_judged)
+    exit_code = EXIT_CONFORMANT if summary.passed else EXIT_NONCONFORMANT
     return RunResult(report=grab.report, exit_code=exit_code, written=grab.written, pytest_exit=code)
 
 

@@ -2,7 +2,12 @@
 
     adck run DRAFT --target TARGET [options]   check a target, write reports, exit 0/1/2
     adck clauses DRAFT [--json]                 the clause catalog with each entry's status
+    adck ambiguities DRAFT [--json]             the draft's ambiguities, the kit's reading, the clauses
     adck targets DRAFT                          the target kinds and the built-in variants
+
+Exit status 2 (with one line on stderr) whenever the mistake is not the target's: a bad
+option, an unknown draft, target or variant, an unreadable CA bundle or report folder, or a
+client adapter that broke the harness protocol (then the kit could not judge the client).
 """
 
 from __future__ import annotations
@@ -13,20 +18,29 @@ import sys
 from typing import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from conformance import __version__, api, catalog
+from conformance.reports import render
 from conformance.reports.render import FORMATS
 
 _OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
                   "untestable": "yellow", "not-applicable": "dim"}
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a mistake is one line on stderr (and exit 2), not the whole usage."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="adck", description="Agent Discovery Conformance Kit: check servers, "
+    p = _Parser(prog="adck", description="Agent Discovery Conformance Kit: check servers, "
                                 "documents and clients against AI agent discovery drafts.")
     p.add_argument("--version", action="version", version=f"adck {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     r = sub.add_parser("run", help="run a draft's suite against a target",
                        description="Run a draft's conformance suite against a target and write reports. "
@@ -44,8 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--dnssec-anchor", action="append", default=[], metavar="DS",
                    help="a DS record ('example.com. IN DS 12345 13 2 <hex>') anchoring DNSSEC validation "
                         "of its zone; without one a signed record is only 'unchecked'")
-    r.add_argument("--timeout", type=float, default=None, help="seconds allowed per request (default 10)")
-    r.add_argument("--max-body", type=int, default=None, help="body bytes read at most (default 1 MiB)")
+    r.add_argument("--timeout", type=_positive(float), default=None, help="seconds allowed per request (default 10)")
+    r.add_argument("--max-body", type=_positive(int), default=None, help="body bytes read at most (default 1 MiB)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
@@ -63,48 +77,94 @@ def _parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("targets", help="list target kinds and a draft's built-in variants")
     t.add_argument("draft", help="the draft's short name")
+
+    a = sub.add_parser("ambiguities", help="the draft's ambiguities: the kit's reading and the clauses that rest on it",
+                       description="Each place the draft is ambiguous, contradicts itself or lost text, with the "
+                       "interpretation the kit applies and the clauses whose verdicts depend on it. Reports list "
+                       "these ids beside each clause they touch.")
+    a.add_argument("draft", help="the draft's short name")
+    a.add_argument("--json", action="store_true", help="machine-readable")
     return p
+
+
+def _positive(kind):
+    """An argparse type: a number greater than 0."""
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0:  # also NaN
+            raise argparse.ArgumentTypeError(f"must be more than 0 (got {text})")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def _load(draft: str) -> catalog.Profile:
+    """The draft's profile, or exit 2 with one line naming the drafts there are."""
+    try:
+        return catalog.load(draft)
+    except catalog.CatalogError as exc:
+        _fail(str(exc))
+        raise SystemExit(api.EXIT_USAGE) from None
+
+
+def _fail(message: str) -> None:
+    print(f"adck: {message}", file=sys.stderr)
 
 
 def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     formats = [f.strip() for f in args.format.split(",") if f.strip()]
     bad = set(formats) - set(FORMATS)
     if bad:
-        console.print(f"[red]adck: unknown report format(s) {', '.join(sorted(bad))}[/red]; choose from {', '.join(FORMATS)}")
+        _fail(f"unknown report format(s) {', '.join(sorted(bad))}; choose from {', '.join(FORMATS)}")
         return api.EXIT_USAGE
-    try:
-        catalog.load(args.draft)
-    except catalog.CatalogError as exc:
-        console.print(f"[red]adck: {exc}[/red]")
-        return api.EXIT_USAGE
+    _load(args.draft)
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose)
     if result.report is None:
-        console.print("[red]adck: the run did not produce a report (see the message above); nothing was judged[/red]")
+        _fail(result.error or "the run did not produce a report; nothing was judged")
         return api.EXIT_USAGE
     _print_summary(result.report, console)
     for path in result.written:
-        console.print(f"report: {path}")
+        console.print(f"report: {escape(str(path))}")
+    if result.error:
+        _fail(result.error)
     return result.exit_code
 
 
 def _print_summary(report, console: Console) -> None:
-    shown = [r for r in report.results if r.outcome in ("fail", "error")]
-    if shown:
-        table = Table(title="failing clauses", show_lines=False)
-        for col in ("clause", "§", "level", "outcome", "observed"):
-            table.add_column(col, overflow="fold")
-        for r in shown:
-            table.add_row(r.clause, r.section, r.keyword, f"[{_OUTCOME_STYLE[r.outcome]}]{r.outcome}[/]", r.message[:160])
-        console.print(table)
+    from conformance.reports.model import evidence_line
+
+    readings = {a["id"]: a for a in report.ambiguities}
+    for r in (r for r in report.results if r.outcome in ("fail", "error")):
+        console.print(f"[{_OUTCOME_STYLE[r.outcome]}]{r.outcome.upper()}[/] {r.clause} "
+                      f"(§{escape(r.section)}, {r.keyword}, {r.role})")
+        console.print(f'  the draft: "{escape(r.text)}"')
+        console.print(f"  observed:  {escape(r.message[:600])}")
+        for ev in r.evidence[-3:]:
+            console.print(f"  evidence:  {escape(evidence_line(ev))}")
+        for amb in r.ambiguities:
+            if amb in readings:
+                console.print(f"  the kit's reading ({amb}): {escape(readings[amb]['interpretation'][:300])}")
+        if r.replay:
+            console.print(f"  replay:    {escape(r.replay)}")
     s = report.summary
-    style = {"full": "bold green", "conformant": "green", "non-conformant": "bold red"}[s.level]
+    style = {"full": "bold green", "conformant": "green", "non-conformant": "bold red", "partial": "yellow",
+             "not-judged": "bold magenta"}[s.level]
     c = s.counts
+    if s.partial:
+        console.print(f"[{style}]{escape(render.headline(report))}[/]")
     console.print(f"[{style}]{report.draft['short']}: {s.level}[/] — MUST {c['MUST']['pass']} passed, "
                   f"{c['MUST']['fail']} failed, {len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} "
                   f"passed, {c['SHOULD']['fail']} failed; {_traffic(report)}; seed {report.seed}")
+    if s.partial and s.level != "non-conformant":
+        console.print("[yellow]partial run: this speaks of the clauses checked only, not of the whole draft[/yellow]")
     if not any(r.outcome in ("pass", "fail") for r in report.results):
         console.print("[yellow]no clause of the checked roles applies to this target, so nothing was judged: "
                       "not a verdict of conformance[/yellow]")
@@ -129,27 +189,27 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
             p = catalog.load(short)
             console.print(f"{short}\t{p.draft}\t{len(p.clauses)} clauses")
         return 0
-    try:
-        profile = catalog.load(args.draft)
-    except catalog.CatalogError as exc:
-        console.print(f"[red]adck: {exc}[/red]")
-        return api.EXIT_USAGE
+    profile = _load(args.draft)
     if args.ambiguities:
-        if args.json:
-            print(json.dumps([a.__dict__ for a in profile.ambiguities], indent=2, ensure_ascii=False))
-        else:
-            for a in profile.ambiguities:
-                console.print(f"[bold]{a.id}[/bold] {a.title} (§{', §'.join(a.sections)})\n  {a.text}\n"
-                              f"  [green]the kit:[/green] {a.interpretation}\n")
-        return 0
+        return _print_ambiguities(profile, args.json, console)
     coverage = profile.coverage()
     if args.json:
+        from conformance import proofs
+        from conformance.reports.model import ambiguities_of
+
+        proven, readings = proofs.proofs(profile), ambiguities_of(profile)
         out = {
             "draft": profile.draft, "short": profile.short, "roles_implemented": list(profile.roles_implemented),
+            "mutant_floor": proofs.FLOOR,
             "clauses": [{"id": c.clause.id, "section": c.clause.section, "keyword": c.clause.keyword,
                          "level": c.clause.level, "role": c.clause.role, "text": c.clause.text,
                          "status": c.status, "tests": list(c.tests), "untestable": c.clause.untestable,
-                         "note": c.clause.note} for c in coverage.values()],
+                         "note": c.clause.note,
+                         # the distinct broken variants its tests are proven to fail on (adck.proofs)
+                         "mutants": len(set(proven.get(c.clause.id, ()))),
+                         "proven_by": list(proven.get(c.clause.id, ())),
+                         "one_way": proofs.one_way(profile).get(c.clause.id),
+                         "ambiguities": readings.get(c.clause.id, [])} for c in coverage.values()],
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
@@ -162,10 +222,29 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console) -> int:
+    if as_json:
+        print(json.dumps({"draft": profile.draft, "short": profile.short, "ambiguities": [
+            {"id": a.id, "title": a.title, "sections": list(a.sections), "text": a.text,
+             "interpretation": a.interpretation, "clauses": list(a.clauses)} for a in profile.ambiguities]},
+            indent=2, ensure_ascii=False))
+        return 0
+    for a in profile.ambiguities:
+        console.print(f"[bold]{a.id}[/bold] {escape(a.title)} (§{', §'.join(a.sections)})\n  {escape(a.text)}\n"
+                      f"  [green]the kit's reading:[/green] {escape(a.interpretation)}\n"
+                      f"  [cyan]clauses judged by this reading:[/cyan] {', '.join(a.clauses) or 'none'}\n")
+    return 0
+
+
+def _cmd_ambiguities(args: argparse.Namespace, console: Console) -> int:
+    return _print_ambiguities(_load(args.draft), args.json, console)
+
+
 def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     from conformance.targets import kinds
     from conformance.world.site import load_mutants
 
+    _load(args.draft)
     for name, kind in sorted(kinds().items()):
         console.print(f"{name}: {kind.help}")
     try:
@@ -204,9 +283,13 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = Console(stderr=False, highlight=False)
-    handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets}[args.command]
-    return handler(args, console)
+    console = Console(stderr=False, highlight=False, soft_wrap=True)
+    handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets,
+               "ambiguities": _cmd_ambiguities}[args.command]
+    try:
+        return handler(args, console)
+    except SystemExit as exc:
+        return int(exc.code or 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -44,6 +44,13 @@ class RunState:
     #: The mock DNS server of a client-role run (it counts the client's queries).
     scenario_dns: Any = None
     outcomes: dict[str, model.TestOutcome] = field(default_factory=dict)
+    #: Node ids of the clause tests the kit's own selection kept (roles, --adck-clause).
+    kept: set[str] = field(default_factory=set)
+    profile_clause_of: dict[str, str] = field(default_factory=dict)
+    #: Node ids of the clause tests that were to run after every selection.
+    expected: set[str] = field(default_factory=set)
+    #: Why the run checks less than the whole of the target's roles (empty: a whole run).
+    partial_reasons: list[str] = field(default_factory=list)
     report: model.Report | None = None
     written: list[Path] = field(default_factory=list)
 
@@ -95,6 +102,17 @@ def pytest_configure(config: pytest.Config) -> None:
     if set(formats) - set(FORMATS):
         raise pytest.UsageError(f"--adck-format: unknown format(s) {', '.join(sorted(set(formats) - set(FORMATS)))}; "
                                 f"choose from {', '.join(FORMATS)}")
+    for option, name in (("adck_timeout", "--timeout"), ("adck_max_body", "--max-body")):
+        value = config.getoption(option)
+        if not value > 0:  # also catches NaN
+            raise pytest.UsageError(f"{name} must be more than 0 (got {value:g})")
+    if formats and config.getoption("adck_target"):
+        from conformance.reports.render import check_folder
+
+        try:
+            check_folder(Path(config.getoption("adck_report_dir")))
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
     if config.getoption("adck_target") and getattr(config.option, "numprocesses", None):
         raise pytest.UsageError("run a conformance suite without pytest-xdist (-n): the run fetches each "
                                 "resource once and shares it across clauses, which needs one process")
@@ -146,17 +164,27 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                           connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
                           max_body_bytes=config.getoption("adck_max_body")),
         )
-        if options.ca_bundle and not options.ca_bundle.is_file():
-            raise TargetError(f"--ca-bundle {options.ca_bundle}: no such file")
+        if options.ca_bundle:
+            check_ca_bundle(options.ca_bundle)
         target = resolve(spec, options)
     except (TargetError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     try:
+        if not set(target.roles) & set(profile.roles):
+            raise pytest.UsageError(
+                f"target {spec!r} is {target.kind!r}-kind, which {profile.short} has no role for "
+                f"(its roles: {', '.join(profile.roles)}); `adck targets {profile.short}` lists the kinds it takes")
         roles, wanted = _check_selection(config, profile, target, spec)
     except pytest.UsageError:
         target.close()
         raise
     state.target, state.roles, state.selected = target, roles, wanted
+    left_out = [r for r in target.roles if r in profile.roles and r not in roles]
+    if left_out:
+        state.partial_reasons.append(f"--role {' --role '.join(roles)}: the target's {', '.join(left_out)} "
+                                     f"role{'s were' if len(left_out) > 1 else ' was'} not checked")
+    if wanted:
+        state.partial_reasons.append(f"--clause: only {', '.join(sorted(wanted))} checked")
     keep, drop = [], []
     for item in items:
         mark = item.get_closest_marker("clause")
@@ -168,6 +196,43 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+    state.kept = {i.nodeid for i in keep if i.get_closest_marker("clause")}
+    state.profile_clause_of = {i.nodeid: i.get_closest_marker("clause").args[0]
+                               for i in keep if i.get_closest_marker("clause")}
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Clause tests the kit kept but pytest's own options (-k, -m, --deselect) left out make
+    the run partial: its verdict then speaks of the clauses checked, never of the draft."""
+    state = session.config.stash.get(STATE, None)
+    if state is None or state.profile is None or not state.kept:
+        return
+    run = {i.nodeid for i in session.items if i.get_closest_marker("clause")}
+    state.expected = run
+    missing = state.kept - run
+    if missing:
+        clauses = {state.profile_clause_of.get(n) for n in missing} - {None}
+        state.partial_reasons.append(
+            f"pytest options (-k, -m, --deselect) left out {len(missing)} clause test"
+            f"{'s' if len(missing) != 1 else ''} ({len(clauses)} clause{'s' if len(clauses) != 1 else ''})")
+
+
+def check_ca_bundle(path: Path) -> None:
+    """A --ca-bundle must be a readable PEM file of CA certificates."""
+    import ssl
+
+    if not path.is_file():
+        raise TargetError(f"--ca-bundle {path}: " + ("is a directory" if path.is_dir() else "no such file"))
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TargetError(f"--ca-bundle {path}: cannot read it ({exc.strerror})") from None
+    if b"-----BEGIN CERTIFICATE-----" not in data:
+        raise TargetError(f"--ca-bundle {path}: not a PEM file of certificates (no BEGIN CERTIFICATE block)")
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except (ssl.SSLError, ValueError) as exc:
+        raise TargetError(f"--ca-bundle {path}: its certificates do not load ({exc})") from None
 
 
 def _check_selection(config: pytest.Config, profile: catalog.Profile, target: Target,
@@ -283,7 +348,7 @@ def _classify(call: pytest.CallInfo) -> tuple[str, str]:
     from conformance.harness.adapters import AdapterError
 
     if isinstance(exc, AdapterError):
-        return "error", f"adapter error, not a verdict on the client: {exc}"
+        return "error", f"{model.ADAPTER_ERROR}: {exc}"
     return "error", f"the kit could not evaluate this clause: {type(exc).__name__}: {exc}"
 
 
@@ -397,7 +462,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     completed = exitstatus not in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.INTERRUPTED)
     if not completed:
         state.target.notes.append(f"the run did not complete (pytest exit status {int(exitstatus)}): "
-                                  "this report is partial and its verdict is non-conformant")
+                                  "this report is partial and is no verdict of conformance")
+    not_run = state.expected - state.outcomes.keys()
+    if not_run and completed:
+        state.partial_reasons.append(f"{len(not_run)} clause test{'s' if len(not_run) != 1 else ''} did not run "
+                                     "(the run stopped early: -x, --maxfail or an interrupt)")
     try:
         template = _replay_template(config, state)
         outcomes = list(state.outcomes.values())
@@ -416,11 +485,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             started_at=_dt.datetime.fromtimestamp(state.started, _dt.timezone.utc).isoformat(timespec="seconds"),
             duration_s=round(time.time() - state.started, 3),
             command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
-            summary=model.summarize(results, partial=bool(state.selected) or not completed, completed=completed),
+            summary=model.summarize(results, completed=completed, partial_reasons=state.partial_reasons),
             results=results,
             coverage={s: sum(1 for c in in_roles if c.status == s)
                       for s in ("tested", "untestable", "optional", "untested")},
-            ambiguities=[{"id": a.id, "title": a.title} for a in state.profile.ambiguities],
+            ambiguities=[{"id": a.id, "title": a.title, "interpretation": a.interpretation,
+                          "clauses": list(a.clauses)} for a in state.profile.ambiguities],
         )
         formats = [f.strip() for f in config.getoption("adck_format").split(",") if f.strip()]
         if formats:
@@ -437,11 +507,11 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     state = config.stash.get(STATE, None)
     if state is None or state.report is None or config.getoption("adck_replay"):
         return  # the adck CLI prints its own summary
-    s = state.report.summary
+    from conformance.reports.render import headline
+
     tr = terminalreporter
     tr.section("adck verdict")
-    tr.write_line(f"{state.report.draft['short']} on {state.report.target['description']}: "
-                  f"{s.level.upper()}{' (partial run)' if s.partial else ''}; "
-                  f"{state.report.requests_sent} requests sent; seed {state.report.seed}")
+    tr.write_line(f"{headline(state.report)} ({state.report.target['description']}; "
+                  f"{state.report.requests_sent} requests sent; seed {state.report.seed})")
     for path in state.written:
         tr.write_line(f"report: {path}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -63,6 +64,61 @@ def test_unusable_arguments_exit_2_with_a_reason(argv, words, capsys: pytest.Cap
     assert words in out
 
 
+def _mistakes(tmp: Path) -> list[tuple[list[str], str]]:
+    """Mistakes that are not the target's: each is exit 2 and one line, never exit 1."""
+    not_pem = tmp / "not-a-ca.pem"
+    not_pem.write_text("hello\n")
+    broken_pem = tmp / "broken-ca.pem"
+    broken_pem.write_text("-----BEGIN CERTIFICATE-----\nnot base64 at all\n-----END CERTIFICATE-----\n")
+    a_file = tmp / "a-file"
+    a_file.write_text("x")
+    fifo = tmp / "fifo.json"
+    os.mkfifo(fifo)
+    run = ["run", "aiendpoint", "--target"]
+    return [
+        (run + ["builtin", "--timeout", "0"], "--timeout: must be more than 0"),
+        (run + ["builtin", "--timeout", "-3"], "--timeout: must be more than 0"),
+        (run + ["builtin", "--timeout", "nan"], "--timeout: must be more than 0"),
+        (run + ["builtin", "--max-body", "0"], "--max-body: must be more than 0"),
+        (run + ["builtin", "--ca-bundle", str(not_pem)], "not a PEM file"),
+        (run + ["builtin", "--ca-bundle", str(broken_pem)], "do not load"),
+        (run + ["builtin", "--ca-bundle", str(tmp)], "is a directory"),
+        (run + ["builtin", "--report-dir", str(a_file)], "is a file, not a directory"),
+        (run + ["builtin", "--report-dir", str(a_file / "sub")], "is a file, not a directory"),
+        (run + ["txt:v=aid1;uri=https://x.test/;proto=mcp"], "txt: targets are for aid, not aiendpoint"),
+        (run + ["https://exa%20mple.com"], "is not a host name"),
+        (run + ["https://a..b"], "is not a host name"),
+        (run + ["https://-x-.test"], "is not a host name"),
+        (run + ["https://x.test:99999"], "out of range"),
+        (run + ["https://"], "expected https://HOST"),
+        (run + [str(tmp)], "is a directory"),
+        (run + [str(fifo)], "is a FIFO"),
+        (run + ["/dev/null"], "is a character device"),
+        (run + ["builtin:three-redirects"], "--role agent"),
+        (["run", "aid", "--role", "client", "--target", "builtin:no-record"], "without --role client"),
+        (["targets", "nosuch"], "no profile for draft 'nosuch'"),
+        (["clauses", "nosuch"], "no profile for draft 'nosuch'"),
+        (["ambiguities", "nosuch"], "no profile for draft 'nosuch'"),
+    ]
+
+
+def test_mistakes_that_are_not_the_targets_exit_2_in_one_line(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    for argv, words in _mistakes(tmp_path):
+        if argv[0] == "run" and "--report-dir" not in argv:
+            argv = [*argv, "--report-dir", str(reports)]
+        try:
+            code = cli.main(argv)
+        except SystemExit as exc:  # argparse's own mistakes
+            code = exc.code
+        out = capsys.readouterr()
+        said = out.err.strip()
+        assert code == 2, f"{argv}: exit {code}; {out.out[-300:]} {said}"
+        assert words in said, f"{argv}: {said!r}"
+        assert len(said.splitlines()) == 1 and "Traceback" not in out.out + out.err, f"{argv}: {said!r}"
+        assert not reports.exists(), f"{argv}: a run that could not start wrote reports"
+
+
 def test_document_target(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     reference = Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json"
     code, _ = run_cli(capsys, "run", "aiendpoint", "--target", str(reference), "--report-dir", str(tmp_path))
@@ -102,6 +158,31 @@ def test_clauses_json_lists_status_and_tests(capsys: pytest.CaptureFixture) -> N
     assert {c["status"] for c in data["clauses"]} <= {"tested", "untestable", "optional", "untested"}
 
 
+def test_clauses_json_counts_the_mutants_each_clause_is_proven_against(capsys: pytest.CaptureFixture) -> None:
+    from conformance import catalog, proofs
+
+    for draft in catalog.available():
+        code, out = run_cli(capsys, "clauses", draft, "--json")
+        data = json.loads(out)
+        proven = proofs.proofs(catalog.load(draft))
+        assert code == 0 and data["mutant_floor"] == proofs.FLOOR
+        for c in data["clauses"]:
+            assert c["mutants"] == len(set(proven.get(c["id"], ()))) == len(set(c["proven_by"]))
+    by_id = {c["id"]: c for c in json.loads(run_cli(capsys, "clauses", "aiendpoint", "--json")[1])["clauses"]}
+    # the well-known URI clause is proven by a 404 and by a redirect chain one hop too long
+    assert {"builtin:well-known-404", "builtin:redirect-chain-of-6"} <= set(by_id["AIE-2.1-01"]["proven_by"])
+    assert "AMB-01" in by_id["AIE-3.1-10"]["ambiguities"]
+
+
+def test_ambiguities_command_lists_reading_and_clauses(capsys: pytest.CaptureFixture) -> None:
+    code, out = run_cli(capsys, "ambiguities", "aiendpoint", "--json")
+    data = json.loads(out)
+    first = data["ambiguities"][0]
+    assert code == 0 and first["id"] == "AMB-01" and first["interpretation"] and "AIE-3.1-10" in first["clauses"]
+    code, out = run_cli(capsys, "ambiguities", "aid")
+    assert code == 0 and "the kit's reading" in out and "clauses judged by this reading" in out
+
+
 def test_clauses_table_ambiguities_and_targets(capsys: pytest.CaptureFixture) -> None:
     assert run_cli(capsys, "clauses", "aiendpoint")[0] == 0
     code, out = run_cli(capsys, "clauses", "aiendpoint", "--ambiguities")
@@ -114,7 +195,7 @@ def test_help_mentions_every_command(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as exc:
         cli.main(["--help"])
     out = capsys.readouterr().out
-    assert exc.value.code == 0 and all(w in out for w in ("run", "clauses", "targets"))
+    assert exc.value.code == 0 and all(w in out for w in ("run", "clauses", "targets", "ambiguities"))
 
 
 def test_plain_pytest_route(tmp_path: Path) -> None:
@@ -123,7 +204,7 @@ def test_plain_pytest_route(tmp_path: Path) -> None:
             "--adck-report-dir", str(tmp_path)]
     ok = subprocess.run(base + ["--adck-target", "builtin"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stdout[-2000:] + ok.stderr[-2000:]
-    assert "FULL" in ok.stdout and (tmp_path / "report.json").exists()
+    assert "aiendpoint: full" in ok.stdout and (tmp_path / "report.json").exists()
     bad = subprocess.run(base + ["--adck-target", "builtin:method-lowercase"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "AIE-3.3-17 (§3.3, MUST, document)" in bad.stdout

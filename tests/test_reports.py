@@ -10,9 +10,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance import cli, redact
+from conformance import catalog, cli, redact
 from conformance.reports import render
 from tests.conftest import quiet_run
+
+
+PROFILE = catalog.load("aiendpoint")
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +111,105 @@ def test_replay_command_reproduces_the_failure(tmp_path: Path, capsys: pytest.Ca
     assert code == 1
     assert [(r["clause"], r["outcome"]) for r in again["results"]] == [("AIE-3.3-07", "fail")]
     assert again["summary"]["partial"] is True and again["seed"] == 7
+
+
+# ------------------------------------------------------------------ partial runs (issue #8.3)
+def _claims(folder: Path) -> dict[str, str]:
+    """What each format says of the verdict, where a reader looks for it."""
+    md = (folder / "report.md").read_text("utf-8").splitlines()
+    junit = ET.parse(folder / "junit.xml").getroot()
+    level = {p.get("name"): p.get("value") for p in junit.iter("property")}["level"]
+    html_text = (folder / "report.html").read_text("utf-8")
+    return {"md": "\n".join(md[:3]), "junit": level, "badge": (folder / "badge.svg").read_text("utf-8"),
+            "html": html_text.split("<table")[0]}
+
+
+@pytest.mark.parametrize("narrowing", [
+    {"clauses": ["AIE-3.1-01"]},
+    {"roles": ["document"]},
+    {"extra_args": ["-k", "test_2_3"]},
+    {"extra_args": ["--deselect", "aiendpoint/test_2_3_media_type.py::test_2_3_media_type_application_json"]},
+], ids=["--clause", "--role", "-k", "--deselect"])
+def test_a_narrowed_run_is_partial_in_every_format(narrowing: dict, tmp_path: Path) -> None:
+    result = quiet_run("aiendpoint", "builtin", report_dir=tmp_path, formats=list(render.FORMATS), **narrowing)
+    s = result.report.summary
+    assert s.partial and s.partial_reasons and s.level == "partial" and not s.conformant
+    assert result.exit_code == 0 and s.passed, "every MUST it checked passed"
+    for fmt, said in _claims(tmp_path).items():
+        assert "partial" in said, f"{fmt} does not say the run is partial"
+        for claim in (">full<", ">conformant<", "— **full**", "— **conformant**", "aiendpoint: full",
+                      "aiendpoint: conformant"):
+            assert claim not in said, f"{fmt} claims {claim!r} for a partial run"
+    assert _claims(tmp_path)["junit"] == "partial"
+
+
+def test_the_whole_run_is_not_partial(tmp_path: Path) -> None:
+    """The contrast that proves the partial check can fail: nothing narrowed, a verdict on the draft."""
+    result = quiet_run("aiendpoint", "builtin", report_dir=tmp_path, formats=list(render.FORMATS))
+    s = result.report.summary
+    assert not s.partial and s.partial_reasons == [] and s.level == "full" and s.conformant
+    assert "aiendpoint: full" in _claims(tmp_path)["md"] and _claims(tmp_path)["junit"] == "full"
+
+
+def test_a_replayed_clause_reads_passed_never_conformant(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    code = cli.main(["run", "aiendpoint", "--target", "builtin", "--clause", "AIE-3.1-01",
+                     "--report-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0 and "aiendpoint: AIE-3.1-01 passed (partial run" in out
+    assert "aiendpoint: conformant" not in out and "aiendpoint: full" not in out
+
+
+def test_a_partial_run_that_fails_a_must_is_non_conformant(tmp_path: Path) -> None:
+    result = quiet_run("aiendpoint", "builtin:status-203", clauses=["AIE-2.2-05"])
+    s = result.report.summary
+    assert result.exit_code == 1 and s.partial and s.level == "non-conformant" and not s.passed
+    assert render.headline(result.report).startswith("aiendpoint: AIE-2.2-05 failed (non-conformant")
+
+
+# ------------------------------------------------------------------ ambiguities beside failures (#8.5)
+def test_a_failure_names_the_ambiguity_it_rests_on(mutant_reports: Path, tmp_path: Path) -> None:
+    result = quiet_run("aiendpoint", "builtin:status-203", report_dir=tmp_path, formats=["json", "md", "html", "junit"])
+    r = {x.clause: x for x in result.report.results}["AIE-2.2-05"]
+    assert r.outcome == "fail" and "AMB-14" in r.ambiguities
+    reading = next(a for a in result.report.ambiguities if a["id"] == "AMB-14")["interpretation"]
+    md = (tmp_path / "report.md").read_text("utf-8")
+    assert f"The kit's reading (AMB-14, " in md and reading in md
+    assert "the kit's reading (AMB-14" in (tmp_path / "report.html").read_text("utf-8")
+    assert "the kit's reading (AMB-14" in (tmp_path / "junit.xml").read_text("utf-8")
+    data = json.loads((tmp_path / "report.json").read_text("utf-8"))
+    assert {x["clause"]: x["ambiguities"] for x in data["results"]}["AIE-2.2-05"] == r.ambiguities
+    # a clause no ambiguity touches lists none
+    untouched = {cid for cid in PROFILE.clauses} - {c for a in PROFILE.ambiguities for c in a.clauses}
+    listed = {x["clause"]: x["ambiguities"] for x in data["results"]}
+    assert untouched & listed.keys() and all(listed[c] == [] for c in untouched & listed.keys())
+
+
+# ------------------------------------------------------------------ an adapter error is no verdict (#8.4)
+_BROKEN_ADAPTER = '''
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "stop":
+        break
+    if m["type"] == "hello":
+        print(json.dumps({"type": "hello", "protocol": "adck-harness/1",
+                          "client": {"name": "broken"}, "operations": ["aiendpoint.discover"]}), flush=True)
+        continue
+    print(json.dumps({"type": "result", "id": m["id"], "outcome": "maybe"}), flush=True)
+'''
+
+
+def test_an_adapter_that_breaks_the_protocol_exits_2_without_a_verdict(capsys: pytest.CaptureFixture,
+                                                                       tmp_path: Path) -> None:
+    import sys
+
+    script = tmp_path / "adapter.py"
+    script.write_text(_BROKEN_ADAPTER, encoding="utf-8")
+    code = cli.main(["run", "aiendpoint", "--role", "agent", "--target", f"cmd:{sys.executable} {script}",
+                     "--report-dir", str(tmp_path / "r"), "--format", "json,badge,md"])
+    err = capsys.readouterr().err
+    assert code == 2 and "adapter broke the harness protocol" in err
+    data = json.loads((tmp_path / "r" / "report.json").read_text("utf-8"))
+    assert data["summary"]["level"] == "not-judged" and data["summary"]["not_judged"]
+    badge = (tmp_path / "r" / "badge.svg").read_text("utf-8")
+    assert "non-conformant" not in badge and "not judged" in badge

@@ -47,6 +47,9 @@ class ClauseResult:
     tests: list[str] = field(default_factory=list)
     evidence: list[dict] = field(default_factory=list)
     replay: str | None = None
+    #: The draft's ambiguities whose reading the kit applies when it judges this clause
+    #: (``adck ambiguities DRAFT`` says what each one is and how the kit reads it).
+    ambiguities: list[str] = field(default_factory=list)
 
     def counts_as_met(self) -> bool:
         """Passed, does not apply, or cannot be observed by anyone (catalogued)."""
@@ -138,7 +141,8 @@ def evidence_line(ev: dict[str, Any]) -> str:
     return f"{req['method']} {req['url']} -> {got}"
 
 
-def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None) -> ClauseResult:
+def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
+            ambiguities: list[str] | None = None) -> ClauseResult:
     ranked = sorted(outcomes, key=lambda o: _PRECEDENCE.index(o.outcome))
     first = ranked[0]
     return ClauseResult(
@@ -148,47 +152,95 @@ def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None) -> 
         tests=[o.nodeid for o in outcomes],
         evidence=first.evidence if first.outcome in ("fail", "error", "untestable") else [],
         replay=replay if first.outcome != "pass" else None,
+        ambiguities=list(ambiguities or ()),
     )
 
 
-def unobservable(clause: Clause) -> ClauseResult:
+def unobservable(clause: Clause, ambiguities: list[str] | None = None) -> ClauseResult:
     return ClauseResult(
         clause=clause.id, section=clause.section, level=clause.level, keyword=clause.keyword,
         role=clause.role, text=clause.text, outcome="untestable",
         message=f"not observable from outside: {clause.untestable}",
-        untestable_reason="not-observable",
+        untestable_reason="not-observable", ambiguities=list(ambiguities or ()),
     )
+
+
+#: Marks an ``error`` outcome caused by a client's adapter breaking the harness protocol.
+ADAPTER_ERROR = "adapter error, not a verdict on the client"
+
+
+#: The verdicts a run can end in (``summary.level``).
+LEVELS = ("full", "conformant", "non-conformant", "partial", "not-judged")
 
 
 @dataclass
 class Summary:
+    """The verdict of a run.
+
+    ``level`` is ``full`` or ``conformant`` only for a whole run; a run narrowed to some
+    clauses or roles (``partial``) that failed no MUST is ``partial``, never ``conformant``;
+    a MUST that failed makes any run ``non-conformant``; a run the kit could not judge
+    (a client's adapter broke the harness protocol) is ``not-judged``, whatever else failed.
+    """
+
+    #: Every applicable MUST of the whole draft's checked roles passed (never true when partial).
     conformant: bool
     level: str
     counts: dict[str, dict[str, int]]
     #: MUST clauses that could not be checked because a prerequisite failed.
     must_unverified: list[str]
-    #: True when the run was restricted to some clauses (--clause): the verdict speaks of those.
+    #: True when the run did not check the whole of the target's roles: the verdict speaks of
+    #: the clauses it checked, never of the draft.
     partial: bool = False
+    #: Why the run is partial, one line each (--clause, --role, pytest -k/--deselect, ...).
+    partial_reasons: list[str] = field(default_factory=list)
+    #: Every applicable MUST among the clauses checked passed (the exit status follows it).
+    passed: bool = False
+    #: Why the kit could not judge the target (set when ``level`` is ``not-judged``).
+    not_judged: str | None = None
 
 
-def summarize(results: list[ClauseResult], partial: bool = False, completed: bool = True) -> Summary:
+def summarize(results: list[ClauseResult], partial: bool = False, completed: bool = True,
+              partial_reasons: list[str] | None = None) -> Summary:
     counts: dict[str, dict[str, int]] = {
         lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
         for lvl in ("MUST", "SHOULD", "MAY")
     }
     for r in results:
         counts[r.level][r.outcome] += 1
+    reasons = list(partial_reasons or ())
+    if partial and not reasons:
+        reasons.append("the run was narrowed")
+    if not completed:
+        reasons.append("the run did not complete")
     # a run that checked nothing (no clause applied) is no evidence of conformance
     checked = any(r.outcome in ("pass", "fail") for r in results)
-    conformant = completed and checked and all(r.counts_as_met() for r in results if r.level == "MUST")
-    full = conformant and all(r.counts_as_met() for r in results if r.level == "SHOULD")
+    if not checked:
+        reasons.append("no clause of the checked roles applied to the target")
+    passed = completed and checked and all(r.counts_as_met() for r in results if r.level == "MUST")
+    full = passed and all(r.counts_as_met() for r in results if r.level == "SHOULD")
+    is_partial = bool(reasons)
+    must_failed = any(r.level == "MUST" and r.outcome == "fail" for r in results)
+    adapter_errors = sorted(r.clause for r in results if r.outcome == "error" and ADAPTER_ERROR in r.message)
+    if adapter_errors:
+        level = "not-judged"
+    elif not passed and (must_failed or not is_partial):
+        level = "non-conformant"
+    elif is_partial:
+        level = "partial"
+    else:
+        level = "full" if full else "conformant"
     return Summary(
-        conformant=conformant,
-        level="full" if full else "conformant" if conformant else "non-conformant",
+        conformant=level in ("full", "conformant"),
+        level=level,
         counts=counts,
         must_unverified=[r.clause for r in results
                          if r.level == "MUST" and r.outcome == "untestable" and r.untestable_reason == "prerequisite"],
-        partial=partial or not checked,
+        partial=is_partial,
+        partial_reasons=reasons,
+        passed=passed,
+        not_judged=(f"the client's adapter broke the harness protocol (at {', '.join(adapter_errors)}): the kit "
+                    "could not judge the client; fix the adapter and run again" if level == "not-judged" else None),
     )
 
 
@@ -216,18 +268,28 @@ class Report:
         return [r for r in self.results if r.outcome in ("fail", "error")]
 
 
+def ambiguities_of(profile: Profile) -> dict[str, list[str]]:
+    """Clause id -> the ids of the ambiguities whose reading the kit applies to it."""
+    out: dict[str, list[str]] = {}
+    for a in profile.ambiguities:
+        for cid in a.clauses:
+            out.setdefault(cid, []).append(a.id)
+    return out
+
+
 def build_results(profile: Profile, roles: list[str], outcomes: list[TestOutcome],
                   replay_for: dict[str, str], selected: set[str] | None) -> list[ClauseResult]:
     """One result per clause of the checked roles, in catalog order."""
     by_clause: dict[str, list[TestOutcome]] = {}
     for o in outcomes:
         by_clause.setdefault(o.clause, []).append(o)
+    readings = ambiguities_of(profile)
     results = []
     for cid, clause in profile.clauses.items():
         if clause.role not in roles or (selected and cid not in selected):
             continue
         if cid in by_clause:
-            results.append(combine(clause, by_clause[cid], replay_for.get(cid)))
+            results.append(combine(clause, by_clause[cid], replay_for.get(cid), readings.get(cid)))
         elif clause.untestable and clause.level != "MAY":
-            results.append(unobservable(clause))
+            results.append(unobservable(clause, readings.get(cid)))
     return results

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -25,6 +26,45 @@ FORMATS = ("json", "junit", "md", "html", "badge")
 @cache
 def schema() -> dict:
     return json.loads(SCHEMA_PATH.read_text("utf-8"))
+
+
+_PAST = {"pass": "passed", "fail": "failed", "error": "could not be evaluated",
+         "untestable": "could not be checked", "not-applicable": "does not apply"}
+
+
+def headline(report: Report) -> str:
+    """The verdict in one line, never claiming more than was checked.
+
+    A whole run: ``aiendpoint: full``. A partial run names what it checked
+    (``AIE-3.1-01 passed``) and says it is partial, never ``conformant``.
+    """
+    s = report.summary
+    draft = report.draft["short"]
+    if s.level == "not-judged":
+        return f"{draft}: not judged: {s.not_judged}"
+    if not s.partial:
+        return f"{draft}: {s.level}"
+    checked = [r for r in report.results if r.outcome != "untestable" or r.untestable_reason != "not-observable"]
+    if 0 < len(checked) <= 5:
+        what = "; ".join(f"{r.clause} {_PAST[r.outcome]}" for r in checked)
+    else:
+        passed = sum(r.outcome == "pass" for r in checked)
+        what = f"{len(checked)} clauses checked, {passed} passed"
+    verdict = "non-conformant" if s.level == "non-conformant" else "partial run, no verdict on the whole draft"
+    return f"{draft}: {what} ({verdict}: {'; '.join(s.partial_reasons)})"
+
+
+def check_folder(folder: Path) -> None:
+    """The report folder can be written: it is a directory (or can be made one) we may write in."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--report-dir {folder}: is a file, not a directory")
+    probe = folder
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"--report-dir {folder}: {probe} is a file, not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"--report-dir {folder}: {probe} cannot be written")
 
 
 def to_json(report: Report) -> str:
@@ -45,7 +85,8 @@ def to_junit(report: Report) -> str:
     })
     props = ET.SubElement(suite, "properties")
     for k, v in (("target", report.target["spec"]), ("seed", str(report.seed)),
-                 ("requests_sent", str(report.requests_sent)), ("level", report.summary.level)):
+                 ("requests_sent", str(report.requests_sent)), ("level", report.summary.level),
+                 ("partial", "true" if report.summary.partial else "false"), ("verdict", headline(report))):
         ET.SubElement(props, "property", {"name": k, "value": v})
     for r in results:
         case = ET.SubElement(suite, "testcase", {
@@ -53,6 +94,8 @@ def to_junit(report: Report) -> str:
             "name": f"{r.clause} [{r.keyword}] {r.text[:80]}",
         })
         detail = f'{r.clause} (§{r.section}, {r.keyword}): "{r.text}"\nobserved: {r.message}'
+        for amb in _readings(report, r):
+            detail += f"\nthe kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}"
         if r.replay:
             detail += f"\nreplay: {r.replay}"
         if r.outcome == "fail":
@@ -70,10 +113,18 @@ def to_junit(report: Report) -> str:
 _ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
 
 
+def _readings(report: Report, result) -> list[dict]:
+    """The ambiguities (id, title, the kit's reading) a result's test applies."""
+    by_id = {a["id"]: a for a in report.ambiguities}
+    return [by_id[a] for a in result.ambiguities if a in by_id]
+
+
 def to_markdown(report: Report) -> str:
     s = report.summary
     lines = [
         f"# adck: {report.draft['short']} — **{s.level}**",
+        "",
+        f"**{headline(report)}**",
         "",
         f"- draft: {report.draft['id']} ({report.draft['title']})",
         f"- target: {report.target['description']} (`{report.target['spec']}`), roles: {', '.join(report.roles)}",
@@ -81,7 +132,8 @@ def to_markdown(report: Report) -> str:
         f"- replay the whole run: `{report.command}`",
     ]
     if s.partial:
-        lines.append("- partial run: the verdict speaks only of the selected clauses")
+        lines.append("- **partial run**: the verdict speaks only of the clauses checked, never of the whole draft "
+                     f"({'; '.join(s.partial_reasons)})")
     lines += ["", "| level | pass | fail | error | untestable | not applicable |", "|---|---|---|---|---|---|"]
     for lvl in ("MUST", "SHOULD"):
         c = s.counts[lvl]
@@ -94,7 +146,10 @@ def to_markdown(report: Report) -> str:
         lines += ["", "## Failures", ""]
         for r in failing:
             lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
-                      f"> {r.text}", "", f"Observed: {r.message}", "", f"Replay: `{r.replay}`", ""]
+                      f"> {r.text}", "", f"Observed: {r.message}", ""]
+            for amb in _readings(report, r):
+                lines += [f"The kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}", ""]
+            lines += [f"Replay: `{r.replay}`", ""]
             shown = r.evidence
             if len(shown) > 8:  # the first items set the scene; the last ones are where it failed
                 shown = [*shown[:2], None, *shown[-5:]]
@@ -112,16 +167,22 @@ def to_markdown(report: Report) -> str:
 
 
 def to_html(report: Report) -> str:
+    def readings(r) -> str:
+        return "".join(f"<br><small class='reading'>the kit's reading ({html.escape(a['id'])}, "
+                       f"{html.escape(a['title'])}): {html.escape(a['interpretation'])}</small>"
+                       for a in _readings(report, r)) if r.outcome in ("fail", "error") else ""
+
     rows = "\n".join(
         f"<tr class='{r.outcome}'><td>{html.escape(r.clause)}</td><td>{html.escape(r.section)}</td>"
         f"<td>{html.escape(r.keyword)}</td><td>{html.escape(r.outcome)}</td>"
-        f"<td><q>{html.escape(r.text)}</q><br><small>{html.escape(r.message)}</small></td></tr>"
+        f"<td><q>{html.escape(r.text)}</q><br><small>{html.escape(r.message)}</small>{readings(r)}</td></tr>"
         for r in report.results)
     return f"""<!doctype html><html lang="en"><meta charset="utf-8">
 <title>adck {html.escape(report.draft['short'])}: {report.summary.level}</title>
 <style>body{{font-family:sans-serif;margin:2em}} td{{vertical-align:top;padding:.3em}}
 .fail td,.error td{{background:#fdd}} .untestable td{{background:#ffd}} .pass td{{background:#efe}}</style>
 <h1>{html.escape(report.draft['short'])}: {report.summary.level}</h1>
+<p><strong>{html.escape(headline(report))}</strong></p>
 <p>{html.escape(report.target['description'])} — {report.requests_sent} requests, seed {report.seed}</p>
 <table><tr><th>clause</th><th>§</th><th>level</th><th>outcome</th><th>requirement / observation</th></tr>
 {rows}</table></html>
@@ -131,9 +192,16 @@ def to_html(report: Report) -> str:
 def to_badge(report: Report) -> str:
     import anybadge
 
-    level = report.summary.level
-    color = {"full": "green", "conformant": "yellowgreen", "non-conformant": "red"}[level]
-    return anybadge.Badge(f"adck {report.draft['short']}", level, default_color=color).badge_svg_text
+    s = report.summary
+    level = s.level
+    if s.partial and level not in ("non-conformant", "not-judged"):
+        level = "partial"
+    label = level.replace("-", " ") if level in ("partial", "not-judged") else level
+    color = {"full": "green", "conformant": "yellowgreen", "non-conformant": "red",
+             "partial": "lightgrey", "not-judged": "lightgrey"}[level]
+    if s.partial and level == "non-conformant":
+        label = "non-conformant (partial run)"
+    return anybadge.Badge(f"adck {report.draft['short']}", label, default_color=color).badge_svg_text
 
 
 _WRITERS: dict[str, tuple[str, Callable[[Report], str]]] = {

@@ -85,6 +85,8 @@ class Target:
 
 class TargetKind(Protocol):
     help: str
+    #: Optional: the drafts this kind of target serves (absent: every draft).
+    # drafts: tuple[str, ...]
 
     def create(self, spec: str, options: TargetOptions) -> Target: ...
 
@@ -116,10 +118,14 @@ def resolve(spec: str, options: TargetOptions) -> Target:
     """Turn ``--target`` into a started :class:`Target` (close it when done)."""
     registry = kinds()
     m = _PREFIX.match(spec)
-    if m and m.group(1) in registry:
-        return registry[m.group(1)].create(spec, options)
-    if spec in registry:  # a bare prefix, e.g. "builtin"
-        return registry[spec].create(spec, options)
+    prefix = m.group(1) if m and m.group(1) in registry else spec if spec in registry else None
+    if prefix is not None:  # PREFIX:rest, or a bare prefix such as "builtin"
+        drafts = getattr(registry[prefix], "drafts", None)
+        if drafts and options.draft not in drafts:
+            usable = sorted(k for k, kind in registry.items() if options.draft in (getattr(kind, "drafts", None) or [options.draft]))
+            raise TargetError(f"{prefix}: targets are for {', '.join(drafts)}, not {options.draft} "
+                              f"(it takes: {', '.join(usable)}, or a path to a document; see `adck targets {options.draft}`)")
+        return registry[prefix].create(spec, options)
     if not Path(spec).exists() and _looks_like_domain(spec) and _bare_target(options.draft) == "domain":
         from conformance.targets.domain import DomainTargets
 

@@ -12,6 +12,22 @@ from conformance.world import https
 from conformance.world.site import load_mutants, load_reference, mutate
 
 
+def _unknown_variant(draft: str, name: str, role: str | None, count: int) -> TargetError:
+    """No variant ``name`` for the role being checked: say which ``--role`` has it, if one does."""
+    from conformance import catalog
+
+    client = catalog.load(draft).client
+    if client is not None:
+        if role != client.role and name in load_mutants(draft, "mutants", file=client.mutants):
+            return TargetError(f"builtin:{name} is a broken {client.role} of {draft}: check it with "
+                               f"--role {client.role} --target builtin:{name}")
+        if role == client.role and (name in load_mutants(draft) or name in load_mutants(draft, "conforming")):
+            return TargetError(f"builtin:{name} is a built-in variant of {draft}'s reference server, not a "
+                               f"{client.role}: check it without --role {client.role}")
+    what = f"{role} variant" if role else "variant"
+    return TargetError(f"no built-in {what} {name!r} for {draft}; `adck targets {draft}` lists the {count} there are")
+
+
 class BuiltinTargets:
     help = "builtin | builtin:MUTANT  the reference implementation, or a broken variant of it"
 
@@ -38,10 +54,7 @@ class BuiltinTargets:
             elif name in conforming:
                 variant, kind = conforming[name], "conforming"
             else:
-                raise TargetError(
-                    f"no built-in variant {name!r} for {options.draft}; "
-                    f"`adck targets {options.draft}` lists the {len(broken) + len(conforming)} there are"
-                )
+                raise _unknown_variant(options.draft, name, None, len(broken) + len(conforming))
             site = mutate(site, variant)
             description = f"built-in {kind} variant {name!r} of {options.draft} ({variant.summary})"
         origin = https.serve(site)
@@ -72,8 +85,7 @@ class BuiltinTargets:
         variants = load_mutants(options.draft, "mutants", file=client.mutants)
         classes = importlib.import_module(client.variants).VARIANTS
         if name not in variants or name not in classes:
-            raise TargetError(f"no built-in {client.role} variant {name!r} for {options.draft}; "
-                              f"`adck targets {options.draft}` lists the {len(variants)} there are")
+            raise _unknown_variant(options.draft, name, client.role, len(variants))
         variant = variants[name]
         if variant.via == "cmd":
             command = f"cmd:{shlex.quote(sys.executable)} -m {client.adapter} --variant {name}"
@@ -94,8 +106,7 @@ class BuiltinTargets:
         if name:
             mutants = load_mutants(options.draft)
             if name not in mutants:
-                raise TargetError(f"no built-in variant {name!r} for {options.draft}; "
-                                  f"`adck targets {options.draft}` lists the {len(mutants)} there are")
+                raise _unknown_variant(options.draft, name, None, len(mutants))
             provider = mutate_provider(provider, mutants[name])
             description = f"built-in broken variant {name!r} of {options.draft} ({mutants[name].summary})"
         server = MockDNS()
@@ -114,6 +125,16 @@ class BuiltinTargets:
             server.stop()
 
         anchors = ((provider.domain, zone.keys.ds),) if zone.keys else ()
+        if provider.stale_ds and zone.keys:  # the DS of a key the zone is not signed with
+            import dns.dnssec
+            import dns.name
+            import dns.rrset
+            from cryptography.hazmat.primitives.asymmetric import ec
+
+            apex = dns.name.from_text(provider.domain)
+            key = dns.dnssec.make_dnskey(ec.generate_private_key(ec.SECP256R1()).public_key(),
+                                         dns.dnssec.Algorithm.ECDSAP256SHA256, flags=257)
+            anchors = ((provider.domain, dns.rrset.from_rdata(apex, 300, dns.dnssec.make_ds(apex, key, "SHA256"))),)
         return Target(
             spec=spec, kind="domain", description=description, roles=("provider", "document"),
             domain=provider.domain,

@@ -8,6 +8,7 @@ from conformance.targets import Target, TargetError, TargetOptions
 
 
 class DomainTargets:
+    drafts = ("aid",)
     help = "DOMAIN  a provider publishing _agent.DOMAIN (asks --nameserver, or the system's resolver)"
 
     def create(self, spec: str, options: TargetOptions) -> Target:
@@ -23,6 +24,8 @@ class DomainTargets:
 
 
 class RecordTargets:
+    #: The drafts whose documents are DNS records (other drafts refuse ``txt:``).
+    drafts = ("aid",)
     help = 'txt:RECORD  an AID TXT record on its own: the value ("v=aid1;...") or a zone-file line (document role)'
 
     def create(self, spec: str, options: TargetOptions) -> Target:

@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
+
 import httpx
 
 from conformance.targets import Target, TargetError, TargetOptions
+
+
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+
+
+def host_problem(host: str) -> str | None:
+    """Why ``host`` (as it goes on the wire: A-labels, or an IP literal) is not a host name, or None."""
+    try:
+        ipaddress.ip_address(host)
+        return None
+    except ValueError:
+        pass
+    name = host[:-1] if host.endswith(".") else host
+    if not name or len(name) > 253:
+        return f"{host!r} is not a host name"
+    bad = [label for label in name.split(".") if not _LABEL.match(label)]
+    if bad:
+        return f"{host!r} is not a host name (label {bad[0]!r}: letters, digits and inner hyphens only)"
+    return None
 
 
 class OriginTargets:
@@ -17,6 +39,11 @@ class OriginTargets:
             raise TargetError(f"--target {spec!r} is not a URL: {exc}") from None
         if url.scheme not in ("http", "https") or not url.host:
             raise TargetError(f"--target {spec!r}: expected https://HOST[:PORT]")
+        problem = host_problem(url.raw_host.decode("ascii", "replace"))
+        if problem:
+            raise TargetError(f"--target {spec!r}: {problem}; expected https://HOST[:PORT]")
+        if url.port is not None and not 0 < url.port < 65536:
+            raise TargetError(f"--target {spec!r}: port {url.port} is out of range (1-65535)")
         notes = []
         if url.userinfo:
             notes.append("credentials in the target URL were removed; the kit sends none (2.2)")

@@ -1,0 +1,96 @@
+"""Which broken variants prove each clause test able to fail (the mutant floor).
+
+A clause test is only as good as the broken implementations it is proven against. Two kinds
+of proof count, and both are run by the kit's self-tests:
+
+* a **built-in broken variant** (``fixtures/<draft>/mutants*.toml`` for publishers, providers
+  and documents; the client role's file, e.g. ``agent-mutants.toml``): a reference
+  implementation changed so that it violates exactly one clause (no ``also_fails``);
+* a **named generated break** (``named_breaks()`` in ``conformance/<draft>/strategies.py``):
+  a hypothesis strategy that turns any valid document drawn by the draft's strategies into one
+  that violates exactly that clause, each name one *way* of breaking it.
+
+Every tested MUST and SHOULD clause needs at least :data:`FLOOR` proofs that break it in
+different ways, unless its sentence allows only one way: those are listed, each with the
+reason, in ``profiles/<draft>/mutant-floor.toml`` under ``[one_way]``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from functools import cache
+
+from conformance.catalog import Profile
+from conformance.resources import profile_dir
+
+#: The number of distinct proofs each tested MUST/SHOULD clause needs.
+FLOOR = 2
+
+
+def proofs(profile: Profile) -> dict[str, tuple[str, ...]]:
+    """Clause id -> the names of the broken variants proven to fail exactly it.
+
+    ``builtin:NAME`` is a built-in broken implementation (``adck run DRAFT --target
+    builtin:NAME``, with ``--role`` for a client); ``generated:NAME`` a named break of the
+    draft's hypothesis strategies.
+    """
+    return _proofs(profile.short)
+
+
+@cache
+def _proofs(short: str) -> dict[str, tuple[str, ...]]:
+    from conformance import catalog
+    from conformance.world.site import load_mutants
+
+    profile = catalog.load(short)
+    found: dict[str, list[str]] = {}
+    files = ["mutants.toml"] + ([profile.client.mutants] if profile.client else [])
+    for file in files:
+        for m in load_mutants(profile.short, file=file).values():
+            if m.clause and not m.also_fails:
+                found.setdefault(m.clause, []).append(f"builtin:{m.name}")
+    try:
+        strategies = importlib.import_module(f"{profile.suite}.strategies")
+    except ModuleNotFoundError:
+        strategies = None
+    named = getattr(strategies, "named_breaks", None)
+    if callable(named):
+        for cid, names in named().items():
+            found.setdefault(cid, []).extend(f"generated:{n}" for n in names)
+    return {cid: tuple(names) for cid, names in found.items()}
+
+
+def one_way(profile: Profile) -> dict[str, str]:
+    """Tested clauses whose sentence allows a single way of breaking it, with the reason."""
+    return _one_way(profile.short)
+
+
+@cache
+def _one_way(short: str) -> dict[str, str]:
+    path = profile_dir(short) / "mutant-floor.toml"
+    if not path.exists():
+        return {}
+    return dict(tomllib.loads(path.read_text("utf-8")).get("one_way", {}))
+
+
+def exempt(profile: Profile) -> dict[str, str]:
+    """Tested clauses no break can violate alone (another clause always fails with it), with
+    the reason: ``[exempt]`` of ``mutant-floor.toml``. Their tests are still proven able to
+    fail, by broken variants that name the other clause in ``also_fails``."""
+    return _exempt(profile.short)
+
+
+@cache
+def _exempt(short: str) -> dict[str, str]:
+    path = profile_dir(short) / "mutant-floor.toml"
+    if not path.exists():
+        return {}
+    return dict(tomllib.loads(path.read_text("utf-8")).get("exempt", {}))
+
+
+def floor(profile: Profile, clause_id: str) -> int:
+    """How many distinct proofs the clause needs."""
+    if clause_id in exempt(profile):
+        return 0
+    return 1 if clause_id in one_way(profile) else FLOOR

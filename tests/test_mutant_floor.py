@@ -1,0 +1,42 @@
+"""The mutant floor: every tested MUST and SHOULD clause is proven able to fail by at least
+two broken variants that break it in different ways, unless its sentence allows only one
+(``profiles/<draft>/mutant-floor.toml``, with the reason). See :mod:`conformance.proofs`.
+
+That each listed variant really fails exactly its clause is proven elsewhere: built-in
+variants by the mutant tests of each role, named generated breaks by the property tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import catalog, proofs
+
+SLICES = [(d, role) for d in catalog.available() for role in catalog.load(d).roles_implemented]
+
+
+@pytest.mark.parametrize(("draft", "role"), SLICES, ids=[f"{d}-{r}" for d, r in SLICES])
+def test_each_tested_clause_meets_the_floor(draft: str, role: str) -> None:
+    profile = catalog.load(draft)
+    proven = proofs.proofs(profile)
+    short = {
+        cid: list(proven.get(cid, ()))
+        for cid, cov in profile.coverage().items()
+        if cov.status == "tested" and cov.clause.level in ("MUST", "SHOULD") and cov.clause.role == role
+        and len(set(proven.get(cid, ()))) < proofs.floor(profile, cid)
+    }
+    assert short == {}, (
+        f"{len(short)} tested {draft} {role} clause(s) below the mutant floor "
+        f"({proofs.FLOOR}, or 1 when mutant-floor.toml says the sentence allows one way): {short}")
+
+
+@pytest.mark.parametrize("draft", catalog.available())
+def test_one_way_entries_are_sound(draft: str) -> None:
+    """A clause excused from the floor is a tested clause of the draft, with a reason."""
+    profile = catalog.load(draft)
+    coverage = profile.coverage()
+    for cid, why in proofs.one_way(profile).items():
+        assert cid in profile.clauses, f"mutant-floor.toml names unknown clause {cid}"
+        assert coverage[cid].status == "tested", f"{cid} is excused from the floor but is not tested"
+        assert len(why) > 20, f"{cid}: say why its sentence allows a single way of breaking it"
+
