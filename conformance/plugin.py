@@ -179,6 +179,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         target.close()
         raise
     state.target, state.roles, state.selected = target, roles, wanted
+    if [f for f in (config.getoption("adck_format") or "").split(",") if f.strip()]:
+        # the run starts: no verdict of an earlier run may stay beside whatever this one leaves
+        from conformance.reports.render import clear
+
+        folder = Path(config.getoption("adck_report_dir"))
+        if folder.is_dir():
+            clear(folder)
     left_out = [r for r in target.roles if r in profile.roles and r not in roles]
     if left_out:
         state.partial_reasons.append(f"--role {' --role '.join(roles)}: the target's {', '.join(left_out)} "
@@ -475,7 +482,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             {o.clause: template.format(clause=o.clause) for o in outcomes}, state.selected or None)
         coverage = state.profile.coverage()
         in_roles = [c for c in coverage.values() if c.clause.role in state.roles]
-        state.report = model.Report(
+        report = model.Report(
             kit={"name": "adck", "version": __version__},
             draft={"short": state.profile.short, "id": state.profile.draft, "title": state.profile.title},
             target=_target_info(state),
@@ -492,6 +499,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             ambiguities=[{"id": a.id, "title": a.title, "interpretation": a.interpretation,
                           "clauses": list(a.clauses)} for a in state.profile.ambiguities],
         )
+        # every string may come from the target: valid, controls stripped, redacted, capped
+        from conformance.reports.safe import sanitize
+
+        state.report = sanitize(report)
         formats = [f.strip() for f in config.getoption("adck_format").split(",") if f.strip()]
         if formats:
             from conformance.reports import render

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
+import tempfile
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -70,7 +72,7 @@ def check_folder(folder: Path) -> None:
 def to_json(report: Report) -> str:
     data = report.to_dict()
     jsonschema.Draft202012Validator(schema()).validate(data)
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def to_junit(report: Report) -> str:
@@ -113,6 +115,29 @@ def to_junit(report: Report) -> str:
 _ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
 
 
+def _code(value: str, limit: int | None = None, table: bool = False) -> str:
+    """Target text as a Markdown code span: nothing in it renders (links, images, HTML,
+    headings, @mentions), a backtick cannot close it, and in a table (``table``) a pipe
+    cannot split the cell. Long text is cut at a word, with a marker."""
+    value = " ".join(value.split())
+    if limit is not None and len(value) > limit:
+        cut = value.rfind(" ", 0, limit)
+        value = value[: cut if cut > limit // 2 else limit] + " …"
+    if not value:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall("`+", value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    if table:
+        value = value.replace("|", "\\|")
+    return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def _block(value: str) -> list[str]:
+    """Target text as a fenced Markdown block whose fence is longer than any backtick run in it."""
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", value)), default=0) + 1)
+    return [fence + "text", *value.splitlines(), fence]
+
+
 def _readings(report: Report, result) -> list[dict]:
     """The ambiguities (id, title, the kit's reading) a result's test applies."""
     by_id = {a["id"]: a for a in report.ambiguities}
@@ -127,9 +152,9 @@ def to_markdown(report: Report) -> str:
         f"**{headline(report)}**",
         "",
         f"- draft: {report.draft['id']} ({report.draft['title']})",
-        f"- target: {report.target['description']} (`{report.target['spec']}`), roles: {', '.join(report.roles)}",
+        f"- target: {_code(report.target['description'])} ({_code(report.target['spec'])}), roles: {', '.join(report.roles)}",
         f"- {report.requests_sent} requests sent, seed {report.seed}, {report.duration_s:.1f} s, adck {report.kit['version']}",
-        f"- replay the whole run: `{report.command}`",
+        f"- replay the whole run: {_code(report.command)}",
     ]
     if s.partial:
         lines.append("- **partial run**: the verdict speaks only of the clauses checked, never of the whole draft "
@@ -146,23 +171,27 @@ def to_markdown(report: Report) -> str:
         lines += ["", "## Failures", ""]
         for r in failing:
             lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
-                      f"> {r.text}", "", f"Observed: {r.message}", ""]
+                      f"> {r.text}", ""]
+            if "\n" in r.message or len(r.message) > 400:
+                lines += ["Observed:", "", *_block(r.message), ""]
+            else:
+                lines += [f"Observed: {_code(r.message)}", ""]
             for amb in _readings(report, r):
                 lines += [f"The kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}", ""]
-            lines += [f"Replay: `{r.replay}`", ""]
+            lines += [f"Replay: {_code(r.replay or '')}", ""]
             shown = r.evidence
             if len(shown) > 8:  # the first items set the scene; the last ones are where it failed
                 shown = [*shown[:2], None, *shown[-5:]]
             for ev in shown:
                 lines.append(f"- … {len(r.evidence) - 7} more in report.json" if ev is None
-                             else f"- `{evidence_line(ev)}`")
+                             else f"- {_code(evidence_line(ev))}")
             lines.append("")
     lines += ["", "## All clauses", "", "| clause | § | level | outcome | note |", "|---|---|---|---|---|"]
     for r in report.results:
-        note = r.message.replace("|", "\\|")[:120]
+        note = _code(r.message, limit=120, table=True)
         lines.append(f"| {r.clause} | {r.section} | {r.keyword} | {_ICON[r.outcome]} {r.outcome} | {note} |")
     lines += ["", f"Ambiguities of the draft the kit had to interpret: {len(report.ambiguities)} "
-              f"(`adck clauses {report.draft['short']} --ambiguities`)."]
+              f"(`adck ambiguities {report.draft['short']}`)."]
     return "\n".join(lines) + "\n"
 
 
@@ -213,15 +242,37 @@ _WRITERS: dict[str, tuple[str, Callable[[Report], str]]] = {
 }
 
 
+def clear(folder: Path) -> None:
+    """Remove the report files an earlier run left in ``folder`` (links themselves, never what
+    they point to), so that a run that ends badly leaves nothing of an earlier verdict beside it."""
+    for name, _ in _WRITERS.values():
+        path = folder / name
+        if path.is_symlink() or path.is_file():
+            path.unlink()
+
+
 def write(report: Report, folder: Path, formats: list[str]) -> list[Path]:
+    """Write the formats into ``folder``, each atomically (a temporary file renamed over the
+    name, which replaces a planted symlink instead of writing through it). Report files of
+    formats not written this time are removed, so none is left from an earlier run."""
     unknown = set(formats) - _WRITERS.keys()
     if unknown:
         raise ValueError(f"unknown report format(s) {', '.join(sorted(unknown))}; choose from {', '.join(FORMATS)}")
     folder.mkdir(parents=True, exist_ok=True)
+    clear(folder)
     written = []
     for fmt in formats:
         name, render = _WRITERS[fmt]
         path = folder / name
-        path.write_text(render(report), encoding="utf-8")
+        data = render(report).encode("utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
         written.append(path)
     return written
