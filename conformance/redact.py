@@ -70,13 +70,40 @@ def url(value: str) -> str:
     query = parts.query
     if query:
         pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode([(k, REDACTED if is_secret_name(k) else text(v)) for k, v in pairs], safe="[]")
+        query = urlencode([(k, REDACTED if is_secret_name(k) or looks_like_token(v) else v) for k, v in pairs],
+                          safe="[]")
     return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+#: Headers whose values a report shows (URLs in them redacted, token shapes masked); every
+#: other header's value is masked, since a target may put a credential in any header it likes.
+SHOWN_HEADERS = frozenset({
+    "accept", "accept-encoding", "accept-language", "accept-ranges", "access-control-allow-headers",
+    "access-control-allow-methods", "access-control-allow-origin", "access-control-expose-headers",
+    "access-control-max-age", "age", "allow", "cache-control", "connection", "content-encoding",
+    "content-language", "content-length", "content-location", "content-range", "content-type", "date",
+    "etag", "expires", "host", "if-modified-since", "if-none-match", "keep-alive", "last-modified",
+    "link", "location", "pragma", "ratelimit", "ratelimit-limit", "ratelimit-policy", "ratelimit-remaining",
+    "ratelimit-reset", "referrer-policy", "retry-after", "server", "strict-transport-security",
+    "transfer-encoding", "user-agent", "vary", "via", "warning", "www-authenticate",
+    "x-content-type-options", "x-frame-options", "x-ratelimit-limit", "x-ratelimit-remaining",
+    "x-ratelimit-reset", "x-request-id",
+})
+
+
+def header_value(name: str, value: str) -> str:
+    """A header's value as a report may show it."""
+    low = name.lower()
+    if low in SECRET_HEADERS or low not in SHOWN_HEADERS or is_secret_name(name):
+        return REDACTED
+    if low in ("location", "content-location", "link"):
+        return re.sub(r"[a-z][a-z0-9+.\-]*://[^\s<>,;\"]+", lambda m: url(m.group(0)), value, flags=re.IGNORECASE)
+    return text(value)
 
 
 def headers(items: list[tuple[str, str]] | dict[str, str]) -> list[tuple[str, str]]:
     pairs = items.items() if isinstance(items, dict) else items
-    return [(k, REDACTED if k.lower() in SECRET_HEADERS else text(v)) for k, v in pairs]
+    return [(k, header_value(k, v)) for k, v in pairs]
 
 
 def json_value(value: Any) -> Any:

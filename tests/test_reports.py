@@ -99,6 +99,14 @@ def test_redaction_rules() -> None:
     assert "eyJhbGciOiJIUzI1NiJ9" not in redact.text("token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefgh")
     assert redact.json_value({"auth": {"client_secret": "x", "header": "X-Key"}}) == {
         "auth": {"client_secret": redact.REDACTED, "header": "X-Key"}}
+    # a header outside the allowlist may carry anything: its value is masked
+    shown = dict(redact.headers({"X-Upstream-Token": "t0ken", "X-Anything": "v", "Content-Type": "application/json",
+                                 "Location": "https://u:p@x.test/next?token=t0k3n&page=2"}))
+    assert shown["X-Upstream-Token"] == shown["X-Anything"] == redact.REDACTED
+    assert shown["Content-Type"] == "application/json"
+    assert shown["Location"] == "https://x.test/next?token=[redacted]&page=2"
+    # a query value shaped like a credential is masked whatever its parameter is called
+    assert "ghp_" not in redact.url("https://x.test/?q=ghp_abcdefghijklmnopqrstuvwxyz0123")
 
 
 def test_replay_command_reproduces_the_failure(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
