@@ -83,7 +83,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         ca_bundle: str | None = None, connect_to: Sequence[str] = (), timeout: float | None = None,
         nameservers: Sequence[str] = (), dnssec_anchors: Sequence[str] = (), max_body: int | None = None, report_dir: str | Path | None = None,
         formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
-        world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = ()) -> RunResult:
+        world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = (),
+        run_timeout: float | None = None) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
     ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST that was
@@ -113,6 +114,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-timeout", str(timeout)]
     if max_body is not None:
         args += ["--adck-max-body", str(max_body)]
+    if run_timeout is not None:
+        args += ["--adck-run-timeout", str(run_timeout)]
     if world != "sockets":
         args += ["--adck-world", world]
     template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
@@ -125,9 +128,14 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     args += list(extra_args)
     grab = _Grab()
     errors = io.StringIO()
+    from conformance.harness.adapters import end_all_adapters
+
     # pytest writes a usage error as "ERROR: ..." to stderr; in quiet runs the kit says it in one line
-    with contextlib.redirect_stderr(errors) if quiet else contextlib.nullcontext():
-        code = int(pytest.main(args, plugins=[grab]))
+    try:
+        with contextlib.redirect_stderr(errors) if quiet else contextlib.nullcontext():
+            code = int(pytest.main(args, plugins=[grab]))
+    finally:
+        end_all_adapters()  # no adapter (nor a child it forked) outlives the run, whatever happened
     said = errors.getvalue()
     if code == pytest.ExitCode.USAGE_ERROR:
         lines = [ln.removeprefix("ERROR: ").strip() for ln in said.splitlines() if ln.strip()]

@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
                         "of its zone; without one a signed record is only 'unchecked'")
     r.add_argument("--timeout", type=_positive(float), default=None, help="seconds allowed per request (default 10)")
     r.add_argument("--max-body", type=_positive(int), default=None, help="body bytes read at most (default 1 MiB)")
+    r.add_argument("--run-timeout", type=_positive(float), default=None, metavar="S",
+                   help="seconds allowed for the whole run (default 900 for a client, 300 otherwise); past it "
+                        "the clauses not yet checked are untestable and the run is partial")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
@@ -126,7 +129,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
-                     quiet=not args.verbose)
+                     quiet=not args.verbose, run_timeout=args.run_timeout)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
         return api.EXIT_USAGE
@@ -281,8 +284,23 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _interrupt_on_sigterm() -> None:
+    """SIGTERM ends a run as Ctrl-C does: pytest stops, the partial report is written, every
+    adapter process group is ended."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        def handler(signum, frame):  # noqa: ARG001
+            raise KeyboardInterrupt(f"signal {signum}")
+
+        signal.signal(signal.SIGTERM, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "run":
+        _interrupt_on_sigterm()
     console = Console(stderr=False, highlight=False, soft_wrap=True)
     handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets,
                "ambiguities": _cmd_ambiguities}[args.command]

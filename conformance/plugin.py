@@ -49,6 +49,13 @@ class RunState:
     profile_clause_of: dict[str, str] = field(default_factory=dict)
     #: Node ids of the clause tests that were to run after every selection.
     expected: set[str] = field(default_factory=set)
+    #: When the run must end (time.time()), and the seconds it was given.
+    deadline: float | None = None
+    run_timeout: float | None = None
+    #: Clause tests not started because the deadline had passed.
+    past_deadline: int = 0
+    watchdog: Any = None
+    finished: bool = False
     #: Why the run checks less than the whole of the target's roles (empty: a whole run).
     partial_reasons: list[str] = field(default_factory=list)
     report: model.Report | None = None
@@ -56,6 +63,13 @@ class RunState:
 
 
 STATE = pytest.StashKey[RunState]()
+
+#: Default deadline of a whole run, in seconds: a client is driven step by step (each step has
+#: its own deadline), a server or a document is fetched a few times.
+RUN_TIMEOUT = {"client": 900.0, "other": 300.0}
+#: How long a clause test that is still running at the deadline may go on before the kit
+#: interrupts the run (what finished is reported; the run is partial).
+RUN_TIMEOUT_GRACE = 30.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -84,6 +98,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--adck-world", default="sockets", choices=("sockets", "respx"),
                 help="agent role: serve scenarios on loopback sockets (default), or in-process through respx "
                      "for Python clients built on httpx (no sockets; certificate clauses are untestable)")
+    g.addoption("--adck-run-timeout", type=float, default=None, metavar="S",
+                help=f"seconds allowed for the whole run (default {RUN_TIMEOUT['client']:g} for a client, "
+                     f"{RUN_TIMEOUT['other']:g} otherwise); past it the clauses not yet checked are untestable "
+                     "and the run is partial")
     g.addoption("--adck-replay", default=None, metavar="TEMPLATE",
                 help="command that replays one clause, with {clause}; set by the adck CLI")
 
@@ -102,9 +120,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if set(formats) - set(FORMATS):
         raise pytest.UsageError(f"--adck-format: unknown format(s) {', '.join(sorted(set(formats) - set(FORMATS)))}; "
                                 f"choose from {', '.join(FORMATS)}")
-    for option, name in (("adck_timeout", "--timeout"), ("adck_max_body", "--max-body")):
+    for option, name in (("adck_timeout", "--timeout"), ("adck_max_body", "--max-body"),
+                         ("adck_run_timeout", "--run-timeout")):
         value = config.getoption(option)
-        if not value > 0:  # also catches NaN
+        if value is not None and not value > 0:  # also catches NaN
             raise pytest.UsageError(f"{name} must be more than 0 (got {value:g})")
     if formats and config.getoption("adck_target"):
         from conformance.reports.render import check_folder
@@ -216,12 +235,49 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         return
     run = {i.nodeid for i in session.items if i.get_closest_marker("clause")}
     state.expected = run
+    _start_deadline(session.config, state)
     missing = state.kept - run
     if missing:
         clauses = {state.profile_clause_of.get(n) for n in missing} - {None}
         state.partial_reasons.append(
             f"pytest options (-k, -m, --deselect) left out {len(missing)} clause test"
             f"{'s' if len(missing) != 1 else ''} ({len(clauses)} clause{'s' if len(clauses) != 1 else ''})")
+
+
+def _start_deadline(config: pytest.Config, state: RunState) -> None:
+    """The run's deadline: clause tests not started by then are untestable; a test still
+    running well past it is interrupted, so that a hostile target never holds the run."""
+    import _thread
+    import os
+    import signal
+    import threading
+
+    client = state.target is not None and state.target.adapter is not None
+    seconds = config.getoption("adck_run_timeout") or RUN_TIMEOUT["client" if client else "other"]
+    state.run_timeout = seconds
+    state.deadline = state.started + seconds
+    def interrupt() -> None:
+        if state.report is None and not state.finished:
+            # a real signal, so that a wait in the main thread (a socket, a queue) is interrupted
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                os.kill(os.getpid(), signal.SIGINT)
+            else:
+                _thread.interrupt_main()
+
+    state.watchdog = threading.Timer(max(0.0, state.deadline - time.time()) + RUN_TIMEOUT_GRACE, interrupt)
+    state.watchdog.daemon = True
+    state.watchdog.start()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    state = item.config.stash.get(STATE, None)
+    if state is None or state.deadline is None or item.get_closest_marker("clause") is None:
+        return
+    if time.time() > state.deadline:
+        state.past_deadline += 1
+        raise Untestable(msg=f"the run's deadline ({state.run_timeout:g} s, --run-timeout) passed before "
+                             "this clause was checked", pytrace=False)
 
 
 def check_ca_bundle(path: Path) -> None:
@@ -470,6 +526,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if not completed:
         state.target.notes.append(f"the run did not complete (pytest exit status {int(exitstatus)}): "
                                   "this report is partial and is no verdict of conformance")
+    state.finished = True
+    if state.watchdog is not None:
+        state.watchdog.cancel()
+    if state.past_deadline:
+        state.partial_reasons.append(
+            f"the run's deadline ({state.run_timeout:g} s, --run-timeout) passed: {state.past_deadline} clause "
+            f"test{'s' if state.past_deadline != 1 else ''} did not start (each is untestable, named in the results)")
+    elif not completed and state.deadline is not None and time.time() > state.deadline:
+        state.partial_reasons.append(f"the run's deadline ({state.run_timeout:g} s, --run-timeout) passed while a "
+                                     "clause was being checked: the kit interrupted the run")
     not_run = state.expected - state.outcomes.keys()
     if not_run and completed:
         state.partial_reasons.append(f"{len(not_run)} clause test{'s' if len(not_run) != 1 else ''} did not run "

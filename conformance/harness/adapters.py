@@ -9,12 +9,14 @@ calls that an adapter error, never a failure of the client.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from functools import cache
@@ -143,35 +145,93 @@ def callable_adapter(fn: Callable[[dict], Any], spec: str) -> Adapter:
     return Adapter(spec=spec, send=send, closer=close, in_process=True).start()
 
 
+#: The longest reply line the kit reads; a longer line (or a flood with no newline) is an
+#: adapter error and ends the adapter.
+MAX_REPLY_LINE = 4 * 1024 * 1024
+#: How much of an adapter's stderr the kit keeps (the tail: where the error usually is).
+STDERR_TAIL = 64 * 1024
+
+#: Adapter processes still running, so that every exit path of the kit can end them.
+_LIVE: "set[_Process]" = set()
+
+
+def end_all_adapters() -> None:
+    """Kill every adapter process group the kit started and that still runs (at exit, on a
+    signal): no adapter, nor any child it forked, outlives the run."""
+    for process in list(_LIVE):
+        process.kill_group()
+
+
+atexit.register(end_all_adapters)
+
+
+class _TooLong:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
 class _Process:
     def __init__(self, argv: list[str], timeout: float) -> None:
         self.timeout = timeout
-        self.stderr = tempfile.TemporaryFile()
+        self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr)
+            # its own process group (a new session), so that the kit can end it with its children
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             raise ValueError(f"cannot start the adapter {shlex.join(argv)!r}: {exc}") from None
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        _LIVE.add(self)
+        self.lines: queue.Queue[bytes | _TooLong | None] = queue.Queue()
         #: Ids of steps whose reply did not come in time: a late reply to one of them is dropped.
         self.late: set[str] = set()
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
 
     def _read(self) -> None:
+        """Split stdout into lines, never holding more than one capped line in memory."""
+        stream = self.proc.stdout
+        buffer = bytearray()
         try:
-            for line in self.proc.stdout:  # type: ignore[union-attr]
-                self.lines.put(line)
+            while True:
+                chunk = stream.read1(65536)  # type: ignore[union-attr]
+                if not chunk:
+                    break
+                buffer += chunk
+                while (end := buffer.find(b"\n")) >= 0:
+                    self.lines.put(bytes(buffer[: end + 1]))
+                    del buffer[: end + 1]
+                if len(buffer) > MAX_REPLY_LINE:
+                    self.lines.put(_TooLong(len(buffer)))
+                    self.kill_group()  # the protocol cannot recover from an endless line
+                    break
+            if buffer and len(buffer) <= MAX_REPLY_LINE:
+                self.lines.put(bytes(buffer))
+        except (OSError, ValueError):
+            pass
         finally:  # whatever happens, the kit learns that no more replies come
             self.lines.put(None)
 
+    def _read_stderr(self) -> None:
+        try:
+            while chunk := self.proc.stderr.read1(65536):  # type: ignore[union-attr]
+                with self._stderr_lock:
+                    self._stderr += chunk
+                    if len(self._stderr) > STDERR_TAIL:
+                        del self._stderr[: len(self._stderr) - STDERR_TAIL]
+        except (OSError, ValueError):
+            pass
+
     def stderr_tail(self) -> str:
-        self.stderr.seek(0)
-        return self.stderr.read()[-600:].decode("utf-8", "replace").strip()
+        with self._stderr_lock:
+            tail = bytes(self._stderr[-600:])
+        return tail.decode("utf-8", "replace").strip()
 
     def send(self, message: dict) -> Any:
         try:
             self.proc.stdin.write(json.dumps(message).encode("utf-8") + b"\n")  # type: ignore[union-attr]
             self.proc.stdin.flush()  # type: ignore[union-attr]
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, ValueError):
             raise AdapterError(f"the adapter closed its input (exit {self.proc.poll()}): {self.stderr_tail()}") from None
         # starting an adapter (an interpreter, a JVM) may take longer than answering a step
         timeout = max(self.timeout, REPLY_TIMEOUT) if message.get("type") == "hello" else self.timeout
@@ -184,28 +244,56 @@ class _Process:
                 raise AdapterError(f"no reply within {timeout:g} s") from None
             if line is None:
                 self.lines.put(None)  # stays at the end for later steps
-                raise AdapterError(f"the adapter exited (status {self.proc.wait()}) without replying: {self.stderr_tail()}")
+                try:
+                    status = self.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    status = "still running"
+                raise AdapterError(f"the adapter exited (status {status}) without replying: {self.stderr_tail()}")
+            if isinstance(line, _TooLong):
+                raise AdapterError(f"a reply line of over {MAX_REPLY_LINE} bytes ({line.size} read with no "
+                                   "newline): the kit ended the adapter")
             try:
                 reply = json.loads(line.decode("utf-8"))
             except UnicodeDecodeError:
                 raise AdapterError(f"the reply is not UTF-8: {line[:200]!r}") from None
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise AdapterError(f"the reply is not a JSON line: {line[:200]!r}") from None
             if isinstance(reply, dict) and reply.get("id") in self.late:
                 self.late.discard(reply["id"])
                 continue  # the late answer to a step already reported as timed out
             return reply
 
-    def close(self) -> None:
+    def kill_group(self) -> None:
+        """End the adapter and everything in its process group."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         if self.proc.poll() is None:
+            self.proc.kill()
+
+    def close(self) -> None:
+        try:
+            if self.proc.poll() is None:
+                try:
+                    self.proc.stdin.write(json.dumps({"type": "stop"}).encode() + b"\n")  # type: ignore[union-attr]
+                    self.proc.stdin.close()  # type: ignore[union-attr]
+                    self.proc.wait(timeout=5)
+                except Exception:  # noqa: BLE001
+                    pass
+        finally:
+            # the adapter may have left children behind (holding its stdout open): end them all
+            self.kill_group()
             try:
-                self.proc.stdin.write(json.dumps({"type": "stop"}).encode() + b"\n")  # type: ignore[union-attr]
-                self.proc.stdin.close()  # type: ignore[union-attr]
                 self.proc.wait(timeout=5)
-            except Exception:  # noqa: BLE001
-                self.proc.kill()
-                self.proc.wait()
-        self.stderr.close()
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                try:
+                    stream.close()  # type: ignore[union-attr]
+                except Exception:  # noqa: BLE001
+                    pass
+            _LIVE.discard(self)
 
 
 def command_adapter(spec: str, timeout: float = REPLY_TIMEOUT) -> Adapter:
