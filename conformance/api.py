@@ -84,7 +84,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         nameservers: Sequence[str] = (), dnssec_anchors: Sequence[str] = (), max_body: int | None = None, report_dir: str | Path | None = None,
         formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = (),
-        run_timeout: float | None = None) -> RunResult:
+        run_timeout: float | None = None, allow_private: bool = False) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
     ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST that was
@@ -116,6 +116,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-max-body", str(max_body)]
     if run_timeout is not None:
         args += ["--adck-run-timeout", str(run_timeout)]
+    if allow_private:
+        args += ["--adck-allow-private"]
     if world != "sockets":
         args += ["--adck-world", world]
     template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,

@@ -63,6 +63,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--run-timeout", type=_positive(float), default=None, metavar="S",
                    help="seconds allowed for the whole run (default 900 for a client, 300 otherwise); past it "
                         "the clauses not yet checked are untestable and the run is partial")
+    r.add_argument("--allow-private", action="store_true",
+                   help="follow redirects to loopback or private addresses the target did not name (by default "
+                        "such a redirect is reported as evidence, not fetched)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
@@ -129,7 +132,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
-                     quiet=not args.verbose, run_timeout=args.run_timeout)
+                     quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
         return api.EXIT_USAGE

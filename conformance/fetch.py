@@ -9,10 +9,13 @@ connection goes elsewhere while the Host header, SNI and certificate check keep 
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import socket
 import ssl
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
@@ -24,6 +27,10 @@ import httpx
 from conformance import __version__
 
 USER_AGENT = f"adck/{__version__} (conformance kit; +https://github.com/adck)"
+#: The content codings the kit decodes, and so the only ones it asks for.
+ACCEPT_ENCODING = "gzip, deflate"
+#: Stacked content codings the kit decodes at most (``gzip, gzip`` is two); more is refused.
+MAX_CODINGS = 2
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 
@@ -92,12 +99,31 @@ class HttpConfig:
     ca_bundle: Path | None = None
     connect_to: tuple[ConnectTo, ...] = ()
     limits: Limits = Limits()
+    #: Follow redirects to loopback, private and link-local addresses the user did not name
+    #: (``--allow-private``); by default such a redirect is reported, not fetched.
+    allow_private: bool = False
+
+
+def is_private_address(address: str) -> bool:
+    """Loopback, private, link-local, unique-local, unspecified or reserved: not the public net."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]").split("%")[0])
+    except ValueError:
+        return False
+    return ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_unspecified \
+        or ip.is_multicast or (ip.version == 6 and ip.ipv4_mapped is not None and is_private_address(str(ip.ipv4_mapped)))
+
+
+class PrivateRedirect(Exception):
+    """A redirect led to an address on this machine or a private network the user did not name."""
 
 
 class _Deadline(threading.local):
     """The monotonic time by which the current thread's request must be over (None: no request)."""
 
     at: float | None = None
+    #: True while a redirect hop to another host is being fetched: its address is checked.
+    guard: bool = False
 
     def bound(self, timeout: float | None, exc: type[Exception]) -> float | None:
         """``timeout`` shortened to what is left before the deadline; ``exc`` once it has passed."""
@@ -151,9 +177,28 @@ class _MappedBackend(httpcore.NetworkBackend):
             if dest:
                 host, port = dest
                 break
+        else:
+            if self._deadline.guard:  # a redirect to a host the user did not name
+                host = self._checked_address(host, port)
         stream = self._inner.connect_tcp(host, port, timeout=self._deadline.bound(timeout, httpcore.ConnectTimeout),
                                          local_address=local_address, socket_options=socket_options)
         return _DeadlineStream(stream, self._deadline)
+
+    @staticmethod
+    def _checked_address(host: str, port: int) -> str:
+        """The address to connect to, resolved once here (so a second lookup cannot change it),
+        refused when it is loopback or private."""
+        if is_private_address(host):
+            raise PrivateRedirect(f"{host} is a loopback or private address")
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except OSError as exc:
+            raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from None
+        addresses = [info[4][0] for info in infos]
+        private = [a for a in addresses if is_private_address(a)]
+        if private:
+            raise PrivateRedirect(f"{host} resolves to {private[0]}, a loopback or private address")
+        return addresses[0]
 
     def sleep(self, seconds: float) -> None:  # pragma: no cover - not used without retries
         self._inner.sleep(seconds)
@@ -198,6 +243,9 @@ class Exchange:
     elapsed_total: float | None = None
     #: Set when the exchange did not complete: (kind, detail).
     error: tuple[str, str] | None = None
+    #: True for a redirect hop to another origin than the request's first: a report shows only
+    #: a short excerpt of such a body.
+    cross_origin: bool = False
 
     def header(self, name: str) -> str | None:
         """The response header's value (several values joined by ', '), or None."""
@@ -212,7 +260,8 @@ class Fetch:
     url: str
     exchanges: list[Exchange] = field(default_factory=list)
     #: Why the fetch did not yield a final response: (kind, detail). Kinds: connect, timeout,
-    #: tls, protocol, too-large, too-many-redirects, insecure-redirect, bad-redirect, transport.
+    #: tls, protocol, encoding, too-large, too-many-redirects, insecure-redirect, bad-redirect,
+    #: private-redirect, transport.
     error: tuple[str, str] | None = None
 
     @property
@@ -241,6 +290,88 @@ class Fetch:
 
     def describe_error(self) -> str:
         return f"{self.error[0]}: {self.error[1]}" if self.error else "no error"
+
+
+class EncodingRefused(ValueError):
+    """A Content-Encoding the kit does not decode (unknown, or stacked too deep)."""
+
+
+class _Decoder:
+    """Decodes a body's stacked content codings chunk by chunk, never holding more than the
+    body cap: a compression bomb costs at most the cap in memory and stops at once."""
+
+    _STEP = 64 * 1024
+
+    def __init__(self, content_encoding: str | None, cap: int) -> None:
+        codings = [c.strip().lower() for c in (content_encoding or "").split(",") if c.strip()]
+        codings = [c for c in codings if c != "identity"]
+        if len(codings) > MAX_CODINGS:
+            raise EncodingRefused(f"Content-Encoding {content_encoding!r} stacks {len(codings)} codings; "
+                                  f"the kit decodes at most {MAX_CODINGS}")
+        unknown = [c for c in codings if c not in ("gzip", "x-gzip", "deflate")]
+        if unknown:
+            raise EncodingRefused(f"Content-Encoding {unknown[0]!r} was not asked for (Accept-Encoding: "
+                                  f"{ACCEPT_ENCODING}) and the kit does not decode it")
+        # the last coding applied is the first to undo
+        self._layers: list[Any] = [self._layer(c) for c in reversed(codings)]
+        self._first_data = [True] * len(self._layers)
+        self._cap = cap
+        self.size = 0
+        self.out: list[bytes] = []
+        self.over = False
+
+    @staticmethod
+    def _layer(coding: str) -> Any:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS if coding in ("gzip", "x-gzip") else zlib.MAX_WBITS)
+
+    def feed(self, data: bytes) -> None:
+        """Decode more raw bytes; sets ``over`` once the decoded size passes the cap."""
+        self._push(0, data)
+
+    def _push(self, i: int, data: bytes) -> None:
+        if self.over:
+            return
+        if i == len(self._layers):
+            room = self._cap + 1 - self.size
+            self.out.append(data[:room])
+            self.size += min(len(data), room)
+            self.over = self.size > self._cap
+            return
+        layer = self._layers[i]
+        while not self.over:
+            try:
+                chunk = layer.decompress(data, self._STEP)
+            except zlib.error:
+                if self._first_data[i] and not layer.eof:
+                    # "deflate" is often sent as a raw stream without the zlib wrapper
+                    self._layers[i] = layer = zlib.decompressobj(-zlib.MAX_WBITS)
+                    self._first_data[i] = False
+                    continue
+                raise
+            self._first_data[i] = False
+            data = layer.unconsumed_tail
+            if chunk:
+                self._push(i + 1, chunk)
+            if (not data and not chunk) or layer.eof:
+                break
+
+    def complete(self) -> bool:
+        """Did every coded stream end properly (not cut short)?"""
+        return all(layer.eof for layer in self._layers)
+
+    def body(self) -> bytes:
+        return b"".join(self.out)[: self._cap]
+
+
+def _cause(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of ``kind`` in exc's chain of causes, if any."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, kind):
+            return exc
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return None
 
 
 def _ssl_error_in(exc: BaseException) -> ssl.SSLError | None:
@@ -293,7 +424,7 @@ class Fetcher:
             # The jar itself: httpx copies an httpx.Cookies into a fresh jar, losing the policy.
             cookies=no_cookies,
             timeout=httpx.Timeout(self.limits.total_timeout, connect=self.limits.connect_timeout),
-            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json", "Accept-Encoding": ACCEPT_ENCODING},
         )
         self._cache: dict[tuple, Fetch] = {}
         self._lock = threading.Lock()
@@ -321,8 +452,15 @@ class Fetcher:
         """Send a request and follow redirects within the limits; never raises for the target's faults."""
         result = Fetch(url=url)
         current = httpx.URL(url)
+        first = current
+        # the user named the first host (and the --connect-to names): a redirect to another host
+        # may not reach this machine or a private network, unless the user's own target is such
+        # an address (an IP literal) or --allow-private
+        guard = not (self.config.allow_private or is_private_address(first.host))
         for hop in range(self.limits.max_redirects + 1):
-            exchange = self._send(method, current, headers, content)
+            other_host = current.host != first.host
+            exchange = self._send(method, current, headers, content, guard=guard and other_host)
+            exchange.cross_origin = (current.scheme, current.host, current.port) != (first.scheme, first.host, first.port)
             result.exchanges.append(exchange)
             if exchange.error and exchange.status is None:
                 result.error = exchange.error
@@ -354,7 +492,7 @@ class Fetcher:
         return result  # pragma: no cover - the loop always returns
 
     def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None,
-              content: bytes | None = None) -> Exchange:
+              content: bytes | None = None, guard: bool = False) -> Exchange:
         if url.userinfo:  # httpx would turn user:password@ (say, from a Location) into Basic auth
             url = url.copy_with(userinfo=b"")
         request = self._client.build_request(method, url, headers=headers, content=content)
@@ -363,17 +501,21 @@ class Fetcher:
         started = time.monotonic()
         self.requests_sent += 1
         self._deadline.at = started + limits.total_timeout
+        self._deadline.guard = guard
         try:
             return self._exchange(request, exchange, started)
         finally:
             self._deadline.at = None
+            self._deadline.guard = False
 
     def _exchange(self, request: httpx.Request, exchange: Exchange, started: float) -> Exchange:
         limits = self.limits
         try:
             response = self._client.send(request, stream=True)
         except Exception as exc:  # noqa: BLE001 - every failure of the target becomes evidence
-            exchange.error = _classify(exc)
+            private = _cause(exc, PrivateRedirect)
+            exchange.error = (("private-redirect", f"redirect to {request.url.host}: {private}; reported, not "
+                               "fetched (--allow-private follows it)") if private else _classify(exc))
             exchange.elapsed_total = time.monotonic() - started
             return exchange
         try:
@@ -383,23 +525,33 @@ class Fetcher:
             exchange.http_version = response.http_version
             exchange.response_headers = [(k, v) for k, v in response.headers.multi_items()]
             deadline = started + limits.total_timeout
-            chunks: list[bytes] = []
-            size = 0
+            raw = 0
+            decoder: _Decoder | None = None
             try:
-                for chunk in response.iter_bytes():
-                    chunks.append(chunk)
-                    size += len(chunk)
-                    if size > limits.max_body_bytes:
+                # the cap counts decoded bytes, across every stacked coding, inside the deadline
+                decoder = _Decoder(response.headers.get("content-encoding"), limits.max_body_bytes)
+                for chunk in response.iter_raw():
+                    raw += len(chunk)
+                    decoder.feed(chunk)
+                    if decoder.over:
                         exchange.body_truncated = True
-                        exchange.error = ("too-large", f"body exceeds the kit's cap of {limits.max_body_bytes} bytes; reading stopped")
+                        exchange.error = ("too-large", f"body exceeds the kit's cap of {limits.max_body_bytes} "
+                                                       f"bytes (decoded); reading stopped")
                         break
                     if time.monotonic() > deadline:
-                        exchange.error = ("timeout", f"body not complete within {limits.total_timeout:g} s (read {size} bytes)")
+                        exchange.error = ("timeout", f"body not complete within {limits.total_timeout:g} s "
+                                                     f"(read {raw} bytes)")
                         break
+                else:
+                    if raw and not decoder.complete():
+                        exchange.error = ("protocol", "the compressed body ends before its coded stream does")
+            except EncodingRefused as exc:
+                exchange.error = ("encoding", str(exc))
+            except zlib.error as exc:
+                exchange.error = ("protocol", f"the body does not decode as its Content-Encoding says: {exc}")
             except Exception as exc:  # noqa: BLE001
                 exchange.error = _classify(exc)
-            body = b"".join(chunks)
-            exchange.body = body[: limits.max_body_bytes]
+            exchange.body = decoder.body() if decoder is not None else b""
             exchange.elapsed_total = time.monotonic() - started
         finally:
             response.close()

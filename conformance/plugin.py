@@ -91,6 +91,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="seconds allowed for one request, body included (default %(default)s)")
     g.addoption("--adck-max-body", type=int, default=Limits.max_body_bytes, metavar="BYTES",
                 help="read at most this many body bytes (default %(default)s)")
+    g.addoption("--adck-allow-private", action="store_true", default=False,
+                help="follow redirects to loopback or private addresses the target did not name "
+                     "(by default such a redirect is reported, not fetched)")
     g.addoption("--adck-report-dir", default="reports", metavar="DIR", help="where reports are written (default reports/)")
     g.addoption("--adck-format", default="json,junit,md", metavar="LIST",
                 help="report formats, comma-separated: json, junit, md, html, badge ('' for none)")
@@ -179,6 +182,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             connect_to=tuple(ConnectTo.parse(s) for s in config.getoption("adck_connect_to")),
             nameservers=tuple(DnsConfig.parse_nameserver(s) for s in config.getoption("adck_nameserver")),
             trust_anchors=tuple(DnsConfig.parse_anchor(s) for s in config.getoption("adck_dnssec_anchor")),
+            allow_private=bool(config.getoption("adck_allow_private")),
             limits=Limits(total_timeout=config.getoption("adck_timeout"),
                           connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
                           max_body_bytes=config.getoption("adck_max_body")),

@@ -137,6 +137,58 @@ def test_gzip_bomb_is_too_large_on_the_decoded_size() -> None:
     assert elapsed < BOUND
 
 
+def _canned_encoded(body: bytes, encoding: str) -> bytes:
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: " + encoding.encode()
+            + b"\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
+def test_stacked_gzip_bomb_is_capped_on_the_decoded_size_in_bounded_memory() -> None:
+    """``gzip, gzip``: a few KB on the wire, gigabytes decoded. The cap applies to the decoded
+    bytes across both layers, and the fetch never holds more than a few chunks."""
+    import tracemalloc
+
+    inner = gzip.compress(b"\0" * (256 * 1024 * 1024), compresslevel=9)
+    bomb = gzip.compress(inner, compresslevel=9)
+    assert len(bomb) < 64 * 1024
+    tracemalloc.start()
+    with hostile.Canned(_canned_encoded(bomb, "gzip, gzip")) as server:
+        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert result.error_kind == "too-large", result.describe_error()
+    assert result.final.body == b"\0" * CAP and elapsed < BOUND
+    assert peak < 32 * 1024 * 1024, f"decoding held {peak} bytes"
+
+
+@pytest.mark.parametrize("encoding", ["gzip, gzip, gzip", "br", "zstd", "compress", "gzip, bogus"])
+def test_unasked_or_too_deep_encodings_are_refused(encoding: str) -> None:
+    body = gzip.compress(b'{"ok": true}')
+    with hostile.Canned(_canned_encoded(body, encoding)) as server:
+        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+    assert result.error_kind == "encoding", result.describe_error()
+
+
+@pytest.mark.parametrize("encoding, encode", [
+    ("gzip", gzip.compress),
+    ("x-gzip", gzip.compress),
+    ("deflate", __import__("zlib").compress),
+    ("deflate", lambda b: __import__("zlib").compress(b)[2:-4]),  # raw deflate, as some servers send it
+    ("gzip, gzip", lambda b: gzip.compress(gzip.compress(b))),
+    ("identity", lambda b: b),
+])
+def test_asked_encodings_decode(encoding: str, encode) -> None:
+    with hostile.Canned(_canned_encoded(encode(b'{"ok": true}'), encoding)) as server:
+        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+    assert result.error is None and result.final.body == b'{"ok": true}', result.describe_error()
+
+
+def test_a_cut_compressed_body_is_a_protocol_error() -> None:
+    body = gzip.compress(b"x" * 1000)[:-10]
+    with hostile.Canned(_canned_encoded(body, "gzip")) as server:
+        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+    assert result.error_kind == "protocol", result.describe_error()
+
+
 def test_body_at_the_cap_is_not_too_large() -> None:
     body = b" " * CAP
     response = ok_head(len(body)) + body
@@ -537,3 +589,39 @@ def test_suite_against_deeply_nested_json(make_server, verdict) -> None:
     assert_no_errors(result)
     assert result.exit_code == api.EXIT_NONCONFORMANT
     assert elapsed < RUN_BOUND
+
+
+# ------------------------------------------------------------------ redirects to private addresses
+def test_a_redirect_to_a_loopback_address_the_user_did_not_name_is_reported_not_fetched() -> None:
+    secret = '{"internal": "do-not-copy-0xC0FFEE"}'
+    with origin(ok("/secret.json", secret), hostname="127.0.0.1", certificate_hostname="127.0.0.1") as inside, \
+         origin(redirect("/", f"https://127.0.0.1:{inside.port}/secret.json"), hostname="hostile.adck.test") as outside:
+        result, _ = timed_fetch(make_fetcher(outside.connect_to), "https://hostile.adck.test/")
+        assert result.error_kind == "private-redirect", result.describe_error()
+        assert seen_requests(inside) == [], "the kit fetched the internal address"
+        allowed = Fetcher(HttpConfig(ca_bundle=tls.ca_bundle(), connect_to=(outside.connect_to,),
+                                     limits=FAST, allow_private=True))
+        with allowed:
+            followed = allowed.fetch("https://hostile.adck.test/")
+        assert followed.error_kind != "private-redirect" and len(seen_requests(inside)) == 1
+
+
+def test_a_target_on_a_private_address_may_redirect_to_another() -> None:
+    with origin(ok("/doc"), hostname="127.0.0.1", certificate_hostname="127.0.0.1") as second, \
+         origin(redirect("/", f"https://127.0.0.1:{second.port}/doc"), hostname="127.0.0.1",
+                certificate_hostname="127.0.0.1") as first:
+        result, _ = timed_fetch(make_fetcher(), f"https://127.0.0.1:{first.port}/")
+    assert result.error is None and result.final.status == 200, result.describe_error()
+
+
+def test_a_body_from_another_origin_is_only_excerpted_in_evidence() -> None:
+    from conformance.reports.model import CROSS_ORIGIN_EXCERPT, exchange_evidence
+
+    big = '{"internal": "' + "z" * 5000 + '"}'
+    with origin(ok("/doc", big), hostname="other.adck.test") as other, \
+         origin(redirect("/", "https://other.adck.test/doc"), hostname="first.adck.test") as first:
+        result, _ = timed_fetch(make_fetcher(first.connect_to, other.connect_to), "https://first.adck.test/")
+    hop, final = result.exchanges
+    assert not hop.cross_origin and final.cross_origin and result.error is None
+    excerpt = exchange_evidence(final)["response"]["body_excerpt"]
+    assert excerpt.count("z") < CROSS_ORIGIN_EXCERPT

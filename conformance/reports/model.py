@@ -17,6 +17,9 @@ from conformance import redact
 from conformance.catalog import Clause, Profile
 from conformance.fetch import Exchange
 
+#: Characters of a body from another origin than the target's that a report shows.
+CROSS_ORIGIN_EXCERPT = 160
+
 #: When one clause has several tests, the clause's outcome is the first of these they had.
 _PRECEDENCE = ("fail", "error", "untestable", "pass", "not-applicable")
 
@@ -70,8 +73,11 @@ def exchange_evidence(ex: Exchange) -> dict[str, Any]:
             "headers": [list(p) for p in redact.headers(ex.response_headers)],
             "body_bytes": len(ex.body),
             "body_truncated": ex.body_truncated,
-            "body_excerpt": redact.body_excerpt(ex.body),
+            # a body from another origin than the target's (a redirect elsewhere) is shown only in part
+            "body_excerpt": redact.body_excerpt(ex.body, limit=CROSS_ORIGIN_EXCERPT if ex.cross_origin else 2048),
         }
+        if ex.cross_origin:
+            out["response"]["cross_origin"] = True
     if ex.elapsed_headers is not None:
         out["elapsed_ms"] = round(ex.elapsed_headers * 1000, 1)
     if ex.error:

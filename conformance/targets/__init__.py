@@ -41,6 +41,8 @@ class TargetOptions:
     nameservers: tuple[tuple[str, int], ...] = ()
     #: DNSSEC trust anchors (zone, DS record set) the user gave.
     trust_anchors: tuple = ()
+    #: Follow redirects to loopback or private addresses the user did not name.
+    allow_private: bool = False
 
     def dns_config(self) -> "DnsConfig":
         from conformance.dns import DnsConfig
@@ -48,7 +50,8 @@ class TargetOptions:
         return DnsConfig(nameservers=self.nameservers, trust_anchors=self.trust_anchors)
 
     def http_config(self) -> HttpConfig:
-        return HttpConfig(ca_bundle=self.ca_bundle, connect_to=self.connect_to, limits=self.limits)
+        return HttpConfig(ca_bundle=self.ca_bundle, connect_to=self.connect_to, limits=self.limits,
+                          allow_private=self.allow_private)
 
 
 @dataclass
