@@ -29,7 +29,7 @@ import dns.rdatatype
 import dns.resolver
 import dns.rrset
 
-Status = Literal["ok", "nxdomain", "nodata", "servfail", "timeout", "refused", "error"]
+Status = Literal["ok", "nxdomain", "nodata", "servfail", "timeout", "refused", "truncated", "error"]
 DnssecState = Literal["valid", "invalid", "unsigned", "unchecked"]
 
 
@@ -138,6 +138,10 @@ class Resolver:
             return TxtAnswer(name=name, status="timeout", detail=f"no answer within {self.config.lifetime:g} s")
         except dns.exception.DNSException as exc:
             return TxtAnswer(name=name, status="error", detail=f"{type(exc).__name__}: {exc}")
+        if answer.response.flags & dns.flags.TC:
+            # a server that truncates even over TCP never gives the whole answer: not "no data"
+            return TxtAnswer(name=name, status="truncated",
+                             detail="the answer is truncated (TC bit) even over TCP: the records cannot be read whole")
         if answer.rrset is None:
             return TxtAnswer(name=name, status="nodata", detail="the name exists but has no TXT record")
         result = TxtAnswer(name=name, status="ok", records=[list(r.strings) for r in answer.rrset],

@@ -77,6 +77,15 @@ def test_forced_truncation_falls_back_to_tcp(resolver: Resolver, adck_dns: MockD
     assert [q.transport for q in adck_dns.log][-2:] == ["udp", "tcp"]
 
 
+def test_truncation_even_over_tcp_is_a_truncation_failure_not_no_data(resolver: Resolver, adck_dns: MockDNS) -> None:
+    adck_dns.add_zone("example.test", '_agent 300 IN TXT "v=aid1;uri=https://x.example.test/;proto=mcp"')
+    adck_dns.fault("_agent.example.test", "truncate-always")
+    started = time.monotonic()
+    answer = resolver.txt("_agent.example.test")
+    assert answer.status == "truncated" and "TC" in answer.detail
+    assert time.monotonic() - started < 3
+
+
 def test_dnssec_valid_only_with_a_trust_anchor(adck_dns: MockDNS) -> None:
     zone = adck_dns.add_zone("signed.test", '_agent 300 IN TXT "v=aid1;uri=https://x.signed.test/;proto=mcp"',
                              sign=True)
