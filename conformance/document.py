@@ -7,6 +7,7 @@ broken document fails the clause that speaks of the break, not every clause down
 
 from __future__ import annotations
 
+import codecs
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -50,11 +51,53 @@ class TooDeep(ValueError):
     """Valid JSON, perhaps, but nested deeper than the kit's parser goes."""
 
 
+class LongInt(int):
+    """An integer with more digits than Python converts from text (``sys.int_max_str_digits``,
+    a guard against quadratic parsing): valid JSON all the same (RFC 8259 sets no limit).
+    It keeps its sign and digit count (a number of the same magnitude) and its text, which
+    ``str``, ``repr`` and equality use."""
+
+    text: str
+
+    def __new__(cls, digits: str) -> "LongInt":
+        negative = digits.startswith("-")
+        magnitude = 10 ** (len(digits.lstrip("-").lstrip("0") or "0") - 1)
+        value = super().__new__(cls, -magnitude if negative else magnitude)
+        value.text = digits
+        return value
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LongInt):
+            return self.text == other.text
+        return False if isinstance(other, int) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+#: Digits Python converts without complaint (its default limit is 4300).
+_SAFE_DIGITS = 4000
+
+
+def _parse_int(digits: str) -> int:
+    return int(digits) if len(digits) <= _SAFE_DIGITS else LongInt(digits)
+
+
 def loads(data: bytes | str) -> Any:
     """The kit's one JSON parser for what targets send: strict RFC 8259 (no NaN, no
-    Infinity), and a ValueError, never a crash, for nesting too deep to parse."""
+    Infinity, integers of any length), and a ValueError, never a crash, for nesting too deep
+    to parse."""
     try:
-        return json.loads(data, parse_constant=_reject_constant)
+        return json.loads(data, parse_constant=_reject_constant, parse_int=_parse_int)
     except RecursionError:
         raise TooDeep(_TOO_DEEP) from None
 
@@ -95,9 +138,10 @@ class Document:
 
     @cached_property
     def utf8_error(self) -> str | None:
-        """Why the bytes are not UTF-8, or None when they are."""
+        """Why the bytes are not UTF-8, or None when they are. A document cut at the kit's
+        read cap may end inside a character: that is the cut, not the document's encoding."""
         try:
-            self.raw.decode("utf-8", errors="strict")
+            codecs.getincrementaldecoder("utf-8")("strict").decode(self.raw, final=not self.truncated)
         except UnicodeDecodeError as exc:
             return f"byte 0x{self.raw[exc.start]:02x} at offset {exc.start} is not valid UTF-8 ({exc.reason})"
         return None

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from conformance import catalog
 from conformance.aiendpoint.oracle import failing, judge
 from conformance.aiendpoint.strategies import (
-    BYTE_MUTATIONS, IMPLIED, MUTATIONS, SIZE_LIMIT, documents, serialized,
+    BYTE_MUTATIONS, IMPLIED, MUTATIONS, SIZE_LIMIT, documents, named_breaks, serialized,
 )
 from conformance.resources import fixtures_dir, profile_dir
 
@@ -34,6 +34,11 @@ SCHEMA = profile_dir(DRAFT) / "schemas" / "ai-discovery-document.schema.json"
 PROPERTY = settings(deadline=None, database=None, max_examples=150,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 PER_CLAUSE = settings(PROPERTY, max_examples=25)
+#: Each named way of breaking a clause is run on its own (about 150 of them).
+PER_WAY = settings(PROPERTY, max_examples=10)
+
+WAYS = [(cid, name) for cid in sorted(MUTATIONS) for name in MUTATIONS[cid]]
+BYTE_WAYS = [(cid, name) for cid in sorted(BYTE_MUTATIONS) for name in BYTE_MUTATIONS[cid]]
 FEW = settings(PROPERTY, max_examples=20)
 
 #: Breaks the schema must reject: MUST clauses whose every generated break is structural
@@ -75,7 +80,9 @@ def test_every_tested_must_and_should_of_the_document_has_a_break() -> None:
     assert tested == MUTATIONS.keys() | BYTE_MUTATIONS.keys(), (
         f"no break for {sorted(tested - MUTATIONS.keys() - BYTE_MUTATIONS.keys())}; "
         f"breaks for clauses the suite does not test at MUST/SHOULD: {sorted((MUTATIONS.keys() | BYTE_MUTATIONS.keys()) - tested)}")
-    assert all(IMPLIED[c] <= tested and c not in IMPLIED[c] for c in IMPLIED)
+    assert all(IMPLIED[c] <= tested and c[0] not in IMPLIED[c] for c in IMPLIED)
+    assert all(name in MUTATIONS.get(cid, {}) for cid, name in IMPLIED)
+    assert named_breaks() == {cid: tuple(ways) for cid, ways in {**MUTATIONS, **BYTE_MUTATIONS}.items()}
 
 
 # ------------------------------------------------------------------ valid documents
@@ -98,6 +105,8 @@ def test_valid_documents_fail_nothing_in_any_json_spelling(data: st.DataObject) 
     """White space, escaped non-ASCII and a size of exactly 64 KiB change nothing."""
     doc = data.draw(documents(), label="document")
     body = data.draw(serialized(doc), label="serialized").encode("utf-8")
+    if data.draw(st.booleans(), label="byte order mark"):  # still UTF-8 (RFC 8259 8.1: may be ignored)
+        body = b"\xef\xbb\xbf" + body
     if data.draw(st.booleans(), label="pad to 64 KiB"):
         body += b" " * (SIZE_LIMIT - len(body))
     assert failing(body) == set(), explain(body)
@@ -111,25 +120,25 @@ def test_schema_accepts_valid_documents(doc: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------ single-clause breaks
-@pytest.mark.parametrize("clause_id", sorted(MUTATIONS))
-@PER_CLAUSE
+@pytest.mark.parametrize(("clause_id", "way"), WAYS, ids=[f"{c}-{n}" for c, n in WAYS])
+@PER_WAY
 @given(data=st.data())
-def test_mutation_fails_exactly_its_clause(clause_id: str, data: st.DataObject) -> None:
+def test_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.DataObject) -> None:
     doc = data.draw(documents(), label="valid")
     original = copy.deepcopy(doc)
-    mutated = data.draw(MUTATIONS[clause_id](doc), label="mutated")
+    mutated = data.draw(MUTATIONS[clause_id][way](doc), label="mutated")
     assert doc == original, "a mutation must not change the document it is given"
-    assert failing(mutated) == {clause_id} | IMPLIED.get(clause_id, set()), explain(mutated)
+    assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
 
 
-@pytest.mark.parametrize("clause_id", sorted(BYTE_MUTATIONS))
-@PER_CLAUSE
+@pytest.mark.parametrize(("clause_id", "way"), BYTE_WAYS, ids=[f"{c}-{n}" for c, n in BYTE_WAYS])
+@settings(PROPERTY, max_examples=15)
 @given(data=st.data())
-def test_byte_mutation_fails_exactly_its_clause(clause_id: str, data: st.DataObject) -> None:
+def test_byte_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.DataObject) -> None:
     doc = data.draw(documents(), label="valid")
-    mutated = data.draw(BYTE_MUTATIONS[clause_id](doc), label="mutated")
+    mutated = data.draw(BYTE_MUTATIONS[clause_id][way](doc), label="mutated")
     assert isinstance(mutated, bytes)
-    assert failing(mutated) == {clause_id} | IMPLIED.get(clause_id, set()), explain(mutated)
+    assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
 
 
 @pytest.mark.parametrize("clause_id", SCHEMA_REJECTS)
@@ -137,7 +146,8 @@ def test_byte_mutation_fails_exactly_its_clause(clause_id: str, data: st.DataObj
 @given(data=st.data())
 def test_schema_rejects_structural_breaks(clause_id: str, data: st.DataObject) -> None:
     doc = data.draw(documents(), label="valid")
-    mutated = data.draw(MUTATIONS[clause_id](doc), label="mutated")
+    way = data.draw(st.sampled_from(sorted(MUTATIONS[clause_id])), label="way")
+    mutated = data.draw(MUTATIONS[clause_id][way](doc), label="mutated")
     assert not validator().is_valid(mutated)
 
 
@@ -162,3 +172,43 @@ def _patched(path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
 ], ids=["empty-description", "empty-id", "credential-member", "custom-token-hint"])
 def test_breaks_with_known_companions(doc: dict[str, Any], expected: set[str]) -> None:
     assert failing(doc) == expected, explain(doc)
+
+
+# ------------------------------------------------------------------ beyond what the kit reads (AMB-33)
+def _with_raw_member(path: tuple[str, str], literal: str) -> bytes:
+    """The reference document with the member at path set to a JSON literal, as bytes."""
+    doc = _patched(path, "@@literal@@")
+    return json.dumps(doc, ensure_ascii=False).replace('"@@literal@@"', literal).encode("utf-8")
+
+
+@pytest.mark.parametrize(("path", "literal", "expected"), [
+    (("meta", "x_serial"), "9" + "0" * 4999, set()),
+    (("meta", "x_serial"), "-" + "1" * 6000, set()),
+    (("rate_limits", "requests_per_minute"), "6" * 5000, set()),
+    (("rate_limits", "requests_per_minute"), "-" + "6" * 5000, {"AIE-3.6-02"}),
+], ids=["5000-digits-in-meta", "negative-6000-digits-in-meta", "5000-digit-rate-limit", "negative-5000-digit-rate-limit"])
+def test_integers_of_any_length_are_json(path: tuple[str, str], literal: str, expected: set[str]) -> None:
+    body = _with_raw_member(path, literal)
+    assert failing(body) == expected, explain(body)
+
+
+@pytest.mark.parametrize("cut", [1, 2, 3], ids=["after-1-of-4-bytes", "after-2-of-4-bytes", "after-3-of-4-bytes"])
+def test_document_cut_at_the_read_cap_is_judged_by_its_size(cut: int) -> None:
+    """A document larger than the kit reads fails AIE-4.5-01, never AIE-2.4-01 because the cap
+    cut a character in two; its content clauses are untestable, not failed."""
+    from conformance.document import Document
+
+    body = _with_raw_member(("meta", "x_notes"), json.dumps("\U0001F642" * 20_000, ensure_ascii=False))
+    start = body.index("\U0001F642".encode("utf-8"))
+    cap = start + 4 * 10 + cut  # inside the 11th four-byte character
+    verdict = judge(Document(raw=body[:cap], source="<cut>", truncated=True))
+    assert {c for c, o in verdict.items() if o == "fail"} == {"AIE-4.5-01"}, verdict
+    assert verdict["AIE-2.4-01"] == "pass"
+
+
+def test_invalid_utf8_before_the_cut_is_still_failed() -> None:
+    from conformance.document import Document
+
+    body = REFERENCE.read_bytes().replace("Zürich".encode("utf-8"), b"Z\xfcrich")
+    verdict = judge(Document(raw=body[:-10], source="<cut>", truncated=True))
+    assert verdict["AIE-2.4-01"] == "fail"

@@ -60,3 +60,27 @@ def test_the_drafts_own_examples(title: str, nxt: str, verdict: tuple, specs_dir
     report = quiet_run("aiendpoint", str(path)).report
     failing = sorted(r.clause for r in report.results if r.outcome in ("fail", "error"))
     assert (report.summary.level, failing) == verdict
+
+
+def test_a_document_over_the_read_cap_fails_only_its_size(tmp_path: Path) -> None:
+    """A document file larger than --max-body, cut inside a four-byte character, fails
+    AIE-4.5-01 (too large) and not AIE-2.4-01; its content clauses are untestable (AMB-33)."""
+    reference = json.loads((Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json").read_text("utf-8"))
+    reference["meta"]["x_notes"] = "\U0001F642" * 1000
+    body = json.dumps(reference, ensure_ascii=False).encode("utf-8")
+    cap = body.index("\U0001F642".encode("utf-8")) + 4 * 10 + 2
+    path = tmp_path / "big.json"
+    path.write_bytes(body)
+    report = quiet_run("aiendpoint", str(path), max_body=cap).report
+    outcomes = {r.clause: r.outcome for r in report.results}
+    assert sorted(c for c, o in outcomes.items() if o in ("fail", "error")) == ["AIE-4.5-01"]
+    assert outcomes["AIE-2.4-01"] == "pass"
+    assert report.summary.must_unverified
+
+
+def test_an_integer_of_5000_digits_is_json(tmp_path: Path) -> None:
+    text = (Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json").read_text("utf-8")
+    path = tmp_path / "big-integer.json"
+    path.write_text(text.replace('"meta": {', '"meta": {\n    "x_serial": ' + "7" * 5000 + ","), encoding="utf-8")
+    report = quiet_run("aiendpoint", str(path)).report
+    assert report.summary.level == "full", [(r.clause, r.message) for r in report.results if r.outcome != "pass"]

@@ -27,8 +27,18 @@ def test_reference_passes_every_clause() -> None:
     not_passed = {cid: outcomes.get(cid) for cid in tested if outcomes.get(cid) != "pass"}
     # only the alias clause may be not-applicable on some publishers; the reference serves /ai
     assert not_passed == {}, f"the reference should pass every tested clause: {not_passed}"
-    # one GET of /.well-known/ai and one of /ai shared by all clauses, plus 6 generated valid GETs (2.2)
+    # one GET of /.well-known/ai and one of /ai shared by all clauses, plus 6 varied valid GETs
+    # (2.2-05: 4 generated, 2 explicit); no POST: /.well-known/ai answered GET (AMB-30)
     assert report.requests_sent == 8
+
+
+def test_other_method_is_asked_only_when_get_fails() -> None:
+    """When GET /.well-known/ai yields no document and its status names no clause, the kit
+    asks once with POST (AMB-30): GET /.well-known/ai, GET /ai, POST /.well-known/ai."""
+    report = quiet_run(DRAFT, "builtin:get-fails-post-serves").report
+    assert report.requests_sent == 3
+    get_405 = quiet_run(DRAFT, "builtin:get-not-allowed").report
+    assert get_405.requests_sent == 2, "405 says why: no other method is tried"
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))

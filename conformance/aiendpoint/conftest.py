@@ -72,6 +72,43 @@ def alias(origin: str, adck_fetcher: Fetcher) -> Fetch:
     return adck_fetcher.get(origin + ALIAS_PATH)
 
 
+#: Statuses of a GET that say why the document was not served and name the clause that
+#: reports it: no other method is tried then.
+_SAID_WHY = {401, 403, 407, 405, 501}
+
+
+def yields_document(fetch: Fetch | None) -> bool:
+    """Did the fetch end in a 2xx response (the document, whatever else is wrong with it)?"""
+    final = fetch.final if fetch else None
+    return bool(final is not None and 200 <= final.status < 300
+                and (not fetch.error or fetch.error_kind == "too-large"))
+
+
+class OtherMethod:
+    """/.well-known/ai asked with POST, once per run and only when the GET answered with a
+    status that does not itself say why (AMB-30): it tells "the document is not at this URI"
+    (AIE-2.1-01) from "it is there, but not for GET" (AIE-2.2-01)."""
+
+    def __init__(self, fetch: Fetch | None) -> None:
+        self.fetch = fetch
+
+    @property
+    def yields(self) -> bool:
+        return yields_document(self.fetch)
+
+    def evidence(self) -> list[Exchange]:
+        return self.fetch.evidence() if self.fetch else []
+
+
+@pytest.fixture(scope="session")
+def other_method(well_known: Fetch, adck_fetcher: Fetcher) -> OtherMethod:
+    final = well_known.final
+    if (well_known.error and well_known.error_kind != "too-large") or final is None or yields_document(well_known) \
+            or final.status in _SAID_WHY or final.status in (301, 302, 303, 307, 308):
+        return OtherMethod(None)
+    return OtherMethod(adck_fetcher.fetch(well_known.url, method="POST", content=b""))
+
+
 @pytest.fixture(scope="session")
 def document(adck_target: Target, adck_fetcher: Fetcher, request: pytest.FixtureRequest) -> Document:
     """The AI Discovery Document under test: the file of a document target, or the body
@@ -210,3 +247,28 @@ def refused_over_tls(client: Client, scenario: Scenario, why: str) -> None:
     sent = scenario.requests()
     if reply["outcome"] == "document" or sent:
         violation(f"{why} and {said(reply)}" + (f", after sending {sent[0].method} {sent[0].path}" if sent else ""))
+
+
+def each(cases, check) -> None:
+    """Run ``check`` on every case of a family of scenarios (the space a clause's sentence
+    covers) and fail with every case that violates it. A case whose prerequisite failed is
+    left out; the clause is *untestable* only when no case could be judged."""
+    __tracebackhide__ = True
+    from conformance.outcomes import ClauseViolation, Untestable
+
+    failures: list[str] = []
+    skipped: list[str] = []
+    judged = 0
+    for case in cases:
+        try:
+            check(case)
+        except ClauseViolation as exc:
+            failures.append(str(exc))
+        except Untestable as exc:
+            skipped.append(str(exc.msg))
+            continue
+        judged += 1
+    if failures:
+        violation(f"{len(failures)} of {judged} cases: " + "; ".join(failures) if judged > 1 else failures[0])
+    if not judged and skipped:
+        untestable(skipped[0])

@@ -5,11 +5,13 @@
   counted in code points (ambiguity AMB-06), non-ASCII and astral text, every optional member
   present or absent, relative and absolute endpoints, BCP 47 tags with script, region and
   variant subtags in any case (AMB-07), custom members in ``meta`` (where §3.1 puts them).
-* :data:`MUTATIONS` maps each document-role MUST and SHOULD clause the suite tests to a
+* :data:`MUTATIONS` maps each document-role MUST and SHOULD clause the suite tests to its
+  named ways of breaking it (a different value form, boundary or position each), each a
   function from a valid document to a strategy of JSON values that break that clause and
-  no other, except the clauses :data:`IMPLIED` names (a break that cannot help breaking
-  another clause too). :data:`BYTE_MUTATIONS` does the same for the clauses about the bytes
-  (encoding, size) and gives bytes.
+  no other, except the clauses :data:`IMPLIED` names for that way (a break that cannot help
+  breaking another clause too). :data:`BYTE_MUTATIONS` does the same for the clauses about
+  the bytes (encoding, size) and gives bytes. :func:`named_breaks` lists the ways (the
+  mutant floor of :mod:`conformance.proofs`).
 
 The generators follow the draft's text and the kit's recorded interpretations
 (``profiles/aiendpoint/ambiguities.toml``); they do not import the suite's checks, so a
@@ -404,8 +406,7 @@ def _top_level_extra(doc: Doc) -> st.SearchStrategy[Json]:
 
 
 @st.composite
-def _custom_member_outside_meta(draw: st.DrawFn, doc: Doc) -> Json:
-    where = draw(_words("service", "capability", "auth", "token_hints", "rate_limits"))
+def _custom_member_outside_meta(draw: st.DrawFn, doc: Doc, where: str) -> Json:
     if where == "capability":
         i = draw(st.integers(0, len(doc["capabilities"]) - 1))
         key = draw(_unknown_key(CAPABILITY_MEMBERS))
@@ -430,9 +431,9 @@ def _service_missing(doc: Doc) -> st.SearchStrategy[Json]:
 
 
 @st.composite
-def _string_array_broken(draw: st.DrawFn, doc: Doc, member: str) -> Json:
-    """service.<member> not an array, or an array holding a non-string."""
-    if draw(st.booleans()):
+def _string_array_broken(draw: st.DrawFn, doc: Doc, member: str, how: str = "any") -> Json:
+    """service.<member> not an array, or (``how="element"``) an array holding a non-string."""
+    if how != "element" and draw(st.booleans()):
         return _edit(doc, ("service", member), draw(not_of("array")))
     values = list(doc["service"].get(member, []))
     values.insert(draw(st.integers(0, len(values))), draw(not_of("string")))
@@ -440,41 +441,54 @@ def _string_array_broken(draw: st.DrawFn, doc: Doc, member: str) -> Json:
 
 
 @st.composite
-def _category_unlisted(draw: st.DrawFn, doc: Doc) -> Json:
+def _category_unlisted(draw: st.DrawFn, doc: Doc, kind: str) -> Json:
+    """A label not in the list of 3.2: a listed one in other case or with white space, or
+    another word."""
     values = list(doc["service"].get("category", []))
-    extra = draw(st.one_of(_words("notes", "Weather", "e-commerce", "ai", "shopping", "WEATHER", " news", "news\n",
-                                  "développeur"), text(0, 20)).filter(lambda c: c not in CATEGORIES and c not in values))
+    if kind == "variant":
+        listed = draw(st.sampled_from(CATEGORIES))
+        candidates = st.sampled_from([listed.upper(), listed.title(), " " + listed, listed + " ", listed + "\n",
+                                      listed + "s", listed[:-1]])
+    else:
+        candidates = st.one_of(_words("notes", "e-commerce", "ai", "shopping", "développeur", "other", "misc"),
+                               text(0, 20))
+    extra = draw(candidates.filter(lambda c: c not in CATEGORIES and c not in values))
     values.insert(draw(st.integers(0, len(values))), extra)
     return _edit(doc, ("service", "category"), values)
 
 
 @st.composite
-def _duplicated(draw: st.DrawFn, doc: Doc, member: str, fresh: st.SearchStrategy[str]) -> Json:
+def _duplicated(draw: st.DrawFn, doc: Doc, member: str, fresh: st.SearchStrategy[str], adjacent: bool) -> Json:
+    """A value repeated right next to itself, or apart from it (another value between: a
+    check that compares neighbours only misses it)."""
     values = list(doc["service"].get(member, [])) or [draw(fresh)]
-    again = draw(st.sampled_from(values))
-    for _ in range(draw(st.integers(1, 2))):
-        values.insert(draw(st.integers(0, len(values))), again)
+    if not adjacent and len(values) < 2:
+        values.append(draw(fresh.filter(lambda v: v.lower() not in {x.lower() for x in values})))
+    k = draw(st.integers(0, len(values) - 1))
+    again = values[k]
+    if adjacent:
+        values.insert(k + draw(st.integers(0, 1)), again)
+    else:
+        spots = [j for j in range(len(values) + 1) if j < k or j > k + 1]
+        values.insert(draw(st.sampled_from(spots)), again)
     return _edit(doc, ("service", member), values)
 
 
 #: Strings that are not BCP 47 tags under any reading of RFC 5646.
 # ("english" is absent on purpose: 5-8 letters form a well-formed primary language subtag in RFC 5646.)
-_MALFORMED_TAGS = st.one_of(
-    _words("en_US", "", "e", "en-", "-en", "en--US", "toolonglanguage", "123", "日本語", "en-a", "de-CH-",
-           "x", "x-", "en-x", "zh-Hant-TW-", "en-US-x-toolongprivate", "e\u0301n"),
-    corrupted(language_tags(), "_./:@\u00e9\u00df"),
+_MALFORMED_TAGS = {
+    "word": _words("en_US", "", "e", "en-", "-en", "en--US", "toolonglanguage", "123", "日本語", "en-a", "de-CH-",
+                   "x", "x-", "en-x", "zh-Hant-TW-", "en-US-x-toolongprivate", "e\u0301n"),
+    "corrupted": corrupted(language_tags(), "_./:@\u00e9\u00df"),
     # a subtag of 9 or more characters
-    st.tuples(language_tags(), st.text(_LOWER, min_size=9, max_size=12)).map("-".join),
-)
+    "long-subtag": st.tuples(language_tags(), st.text(_LOWER, min_size=9, max_size=12)).map("-".join),
+}
 
 
 @st.composite
-def _language_broken(draw: st.DrawFn, doc: Doc) -> Json:
-    kind = draw(st.integers(0, 3))
-    if kind < 2:
-        return draw(_string_array_broken(doc, "language"))
+def _language_broken(draw: st.DrawFn, doc: Doc, kind: str) -> Json:
     values = list(doc["service"].get("language", []))
-    bad = draw(_MALFORMED_TAGS.filter(lambda t: t not in values))
+    bad = draw(_MALFORMED_TAGS[kind].filter(lambda t: t not in values))
     values.insert(draw(st.integers(0, len(values))), bad)
     return _edit(doc, ("service", "language"), values)
 
@@ -485,10 +499,10 @@ def _other_ids(doc: Doc, i: int) -> set[Any]:
 
 
 @st.composite
-def _internal_capability(draw: st.DrawFn, doc: Doc) -> Json:
+def _internal_capability(draw: st.DrawFn, doc: Doc, kind: str) -> Json:
     i = draw(st.integers(0, len(doc["capabilities"]) - 1))
     word = draw(st.sampled_from(INTERNAL_WORDS))
-    if draw(st.booleans()):
+    if kind == "id":
         value = "_".join(p for p in (draw(_words("", "get", "list", "run")), word,
                                      draw(_words("", "users", "stats", "2"))) if p)
         if value in _other_ids(doc, i):
@@ -499,25 +513,32 @@ def _internal_capability(draw: st.DrawFn, doc: Doc) -> Json:
     before = draw(st.lists(_words("api", "v1", "notes"), max_size=2))
     after = draw(st.lists(_words("users", ":id", "x"), max_size=2))
     path = "/" + "/".join([*before, segment, *after])
-    host = draw(st.one_of(st.just(""), _HOST.map(lambda h: "https://" + h)))
+    host = "https://" + draw(_HOST) if kind == "uri" else ""
     return _edit(doc, ("capabilities", i, "endpoint"), host + path)
 
 
 @st.composite
-def _capability_missing(draw: st.DrawFn, doc: Doc) -> Json:
+def _capability_missing(draw: st.DrawFn, doc: Doc, member: str) -> Json:
+    """One capability without ``member`` (and perhaps without others as well)."""
     i = draw(st.integers(0, len(doc["capabilities"]) - 1))
-    gone = draw(st.lists(_words("id", "description", "endpoint", "method"), min_size=1, max_size=4, unique=True))
-    return _drop(doc, ("capabilities", i), *gone)
+    also = draw(st.lists(_words("id", "description", "endpoint", "method"), max_size=2, unique=True))
+    return _drop(doc, ("capabilities", i), member, *also)
 
 
 @st.composite
-def _id_duplicate(draw: st.DrawFn, doc: Doc) -> Json:
+def _id_duplicate(draw: st.DrawFn, doc: Doc, how: str) -> Json:
     caps = doc["capabilities"]
-    if len(caps) < 2:
-        twin = dict(copy.deepcopy(caps[0]), endpoint=draw(endpoints()))
+    if how == "twin":
+        twin = dict(copy.deepcopy(draw(st.sampled_from(caps))), endpoint=draw(endpoints()))
         return _edit(doc, ("capabilities",), [*copy.deepcopy(caps), twin])
+    if len(caps) < 2:  # another capability, given the id of the first
+        methods = ("GET",) if doc.get("auth", {}).get("type") == "none" else METHODS
+        other = draw(capabilities(methods))
+        return _edit(doc, ("capabilities",), [*copy.deepcopy(caps), dict(other, id=caps[0]["id"])])
     i, j = draw(st.lists(st.integers(0, len(caps) - 1), min_size=2, max_size=2, unique=True))
-    return _edit(doc, ("capabilities", j, "id"), caps[i]["id"])
+    new = _edit(doc, ("capabilities",), copy.deepcopy(caps))
+    new["capabilities"][j]["id"] = caps[i]["id"]
+    return new
 
 
 #: Characters an id may not hold: upper case, hyphen, space, dot, non-ASCII letters
@@ -526,22 +547,21 @@ _NOT_ID_CHARS = "ABZ- .!$\u00e9\u00df\u0430\uff49\u212a\u017f\u0131\n"
 
 
 @st.composite
-def _id_malformed(draw: st.DrawFn, doc: Doc) -> Json:
+def _id_malformed(draw: st.DrawFn, doc: Doc, how: str) -> Json:
     i = draw(st.integers(0, len(doc["capabilities"]) - 1))
     base = draw(capability_ids())
-    how = draw(_words("upper", "digit", "underscore", "char"))
-    if how == "upper":
+    if how == "upper-case":
         k = draw(st.sampled_from([k for k, c in enumerate(base) if c.isalpha()]))
         value = base[:k] + base[k].upper() + base[k + 1:]
-    elif how == "digit":
+    elif how == "leading-digit":
         value = draw(st.sampled_from(string.digits)) + base[1:]
-    elif how == "underscore":
+    elif how == "leading-underscore":
         value = "_" + base[1:]
     else:
         k = draw(st.integers(0, len(base) - 1))
         value = base[:k] + draw(st.sampled_from(_NOT_ID_CHARS)) + base[k + 1:]
     if names_internal(value) or value in _other_ids(doc, i):
-        value = draw(st.sampled_from(["Search_Notes", "1st_item", "get-note", "list notes", "caf\u00e9", "_x"]))
+        value = {"upper-case": "Search_Notes", "leading-digit": "1st_item", "leading-underscore": "_x"}.get(how, "get-note")
     return _edit(doc, ("capabilities", i, "id"), value)
 
 
@@ -552,9 +572,9 @@ def _id_too_long(draw: st.DrawFn, doc: Doc) -> Json:
 
 
 @st.composite
-def _params_broken(draw: st.DrawFn, doc: Doc) -> Json:
+def _params_broken(draw: st.DrawFn, doc: Doc, how: str) -> Json:
     i = draw(st.integers(0, len(doc["capabilities"]) - 1))
-    if draw(st.booleans()):
+    if how == "params":
         return _edit(doc, ("capabilities", i, "params"), draw(not_of("object")))
     params = dict(doc["capabilities"][i].get("params", {}))
     params[draw(st.one_of(st.sampled_from(sorted(params) or ["q"]), _PARAM_NAME))] = draw(not_of("string"))
@@ -573,9 +593,8 @@ _FREE_TEXT = st.lists(_words("the", "keyword", "to", "search", "for", "Zürich",
 
 
 @st.composite
-def _param_pattern_broken(draw: st.DrawFn, doc: Doc) -> Json:
+def _param_pattern_broken(draw: st.DrawFn, doc: Doc, kind: int) -> Json:
     i = draw(st.integers(0, len(doc["capabilities"]) - 1))
-    kind = draw(st.integers(0, 2))
     if kind == 0:
         value = draw(_BAD_HEADS) + draw(st.one_of(st.just(""), st.tuples(_SEPARATOR, text(1, 20).filter(str.strip)).map("".join)))
     elif kind == 1:
@@ -589,53 +608,12 @@ def _param_pattern_broken(draw: st.DrawFn, doc: Doc) -> Json:
 
 
 # ---- §3.4, §3.5, §3.6, §3.7
-_BAD_AUTH_TYPES = st.one_of(
-    _words("basic", "Basic", "API_KEY", "apiKey", "Bearer", "oauth", "OAuth2", "None", "NONE", "", "none ", "digest",
-           "mtls", "jwt", "bearer\n", "oauth2 "),
-    text(0, 10).filter(lambda t: t not in AUTH_TYPES),
-    not_of("string", deep=False),
-)
-
-
-def _bad_headers() -> st.SearchStrategy[Json]:
-    """Not an HTTP field name (RFC 9110 token). Never a space inside and never ':' (that
-    would read as a whole header line: AIE-6.2-01 as well)."""
-    return st.one_of(
-        not_of("string", deep=False),
-        _words("", "X(API)Key", "[Key]", "X-Key;", "X-Key=1", "X/Key", "X,Key", "\"X-Key\"", "{Key}", "X-Key?"),
-        corrupted(_HEADER_NAMES, "()<>@,;\\\"/[]?={}\u00e9\u00fc", inner_space=False),
-    )
-
-
-_BAD_URIS = st.one_of(
-    _words("see our documentation", "/docs/auth", "docs.example.com/auth", "https://", "https:///docs", "http://",
-           "//example.com/docs", "", "changelog", "1http://example.com", "status page", "https://?q=1", "https://#x"),
-    # white space only: the suite reads "URI" leniently (a scheme, ':', no white space), so
-    # an IRI's non-ASCII letters or a stray '<' are not counted as breaks here
-    corrupted(https_urls(), " \t\u00a0\u3000", fold=False),
-)
-
-
-def _uri_broken(*path: str) -> Mutation:
-    return _set(path, st.one_of(_BAD_URIS, not_of("string", deep=False)))
-
-
 @st.composite
-def _token_hint_not_boolean(draw: st.DrawFn, doc: Doc) -> Json:
-    return _edit(doc, ("token_hints", draw(st.sampled_from(TOKEN_HINTS))), draw(not_of("boolean")))
-
-
-_NON_INTEGERS = not_of("integer")
-_NOT_POSITIVE = st.one_of(st.integers(max_value=0), st.sampled_from([0.0, -0.0, -1.0, -60.0]), st.just(-(2**63)))
-
-
-@st.composite
-def _bad_dates(draw: st.DrawFn) -> str:
+def _bad_dates(draw: st.DrawFn, kind: int) -> str:
     """Not YYYY-MM-DD nor YYYY-MM-DDThh:mm:ssZ naming a real date and time: another
     spelling of a date, a day the month does not have, or a time of day that does not exist.
     (Spellings ISO 8601 allows but 3.7 does not list, as "2026-03-10T09:00Z", are left out.)"""
     d = draw(st.dates(min_value=dt.date(1000, 1, 1)))
-    kind = draw(st.integers(0, 3))
     if kind == 0:
         return draw(_words(f"{d:%B} {d.day}, {d.year}", f"{d.day:02d}/{d.month:02d}/{d.year}",
                            f"{d.year}/{d.month:02d}/{d.day:02d}", f"{d.day:02d}-{d.month:02d}-{d.year}",
@@ -655,9 +633,18 @@ def _bad_dates(draw: st.DrawFn) -> str:
     return f"{d.isoformat()}T{hms[0]:02d}:{hms[1]:02d}:{hms[2]:02d}Z"
 
 
+@st.composite
+def _auth_without_type(draw: st.DrawFn, doc: Doc) -> Json:
+    """auth without type, its other members kept (one added when there is none)."""
+    new = _drop(doc, ("auth",), "type")
+    if not new["auth"]:
+        new["auth"]["docs"] = draw(https_urls())
+    return new
+
+
 # ---- §6.2
 @st.composite
-def _credential_in_auth(draw: st.DrawFn, doc: Doc) -> Json:
+def _credential_in_auth(draw: st.DrawFn, doc: Doc, where: str) -> Json:
     """A credential inside auth without adding members: in the docs URI (userinfo, a
     secret-named query parameter, a token in the path) or as the header "name"."""
     alnum = string.ascii_letters + string.digits
@@ -672,7 +659,6 @@ def _credential_in_auth(draw: st.DrawFn, doc: Doc) -> Json:
     ))
     secret = draw(st.text(alnum, min_size=1, max_size=24))
     host = draw(_HOST)
-    where = draw(_words("userinfo", "query", "path", "header"))
     if where == "header":
         return _edit(doc, ("auth", "header"), token)
     if where == "userinfo":
@@ -688,85 +674,278 @@ def _credential_in_auth(draw: st.DrawFn, doc: Doc) -> Json:
 
 
 @st.composite
-def _none_auth_with_write(draw: st.DrawFn, doc: Doc) -> Json:
+def _none_auth_with_write(draw: st.DrawFn, doc: Doc, methods: tuple[str, ...]) -> Json:
     i = draw(st.integers(0, len(doc["capabilities"]) - 1))
-    new = _edit(doc, ("capabilities", i, "method"), draw(st.sampled_from(UNSAFE_METHODS)))
+    new = _edit(doc, ("capabilities", i, "method"), draw(st.sampled_from(methods)))
     new["auth"]["type"] = "none"
     return new
 
 
 # ------------------------------------------------------------------ the tables
-MUTATIONS: dict[str, Mutation] = {
-    "AIE-3.1-01": _missing_required_or_not_object,
-    "AIE-3.1-02": _set(("aiendpoint",), st.one_of(
-        _words("1.1", "1", "1.0.0", "v1.0", "1.0 ", " 1.0", "2.0", "1,0", "１.０", "1.0\n", "0.9"),
-        text(0, 6).filter(lambda v: v != "1.0"))),
-    "AIE-3.1-12": _set(("aiendpoint",), st.one_of(st.just(1.0), st.just(1), not_of("string"))),
-    "AIE-3.1-03": _set(("service",), not_of("object")),
-    "AIE-3.1-04": lambda doc: st.one_of(
-        _set(("capabilities",), not_of("array"))(doc),
-        st.tuples(st.integers(0, len(doc["capabilities"])), not_of("object")).map(
-            lambda t: _edit(doc, ("capabilities",), [*doc["capabilities"][: t[0]], t[1], *doc["capabilities"][t[0]:]]))),
-    "AIE-3.1-06": _set(("auth",), not_of("object", deep=False)),
-    "AIE-3.1-07": _set(("token_hints",), not_of("object")),
-    "AIE-3.1-08": _set(("rate_limits",), not_of("object")),
-    "AIE-3.1-09": _set(("meta",), not_of("object")),
-    "AIE-3.1-10": _top_level_extra,
-    "AIE-3.1-11": _custom_member_outside_meta,
-    "AIE-3.2-01": _service_missing,
-    "AIE-3.2-02": _set(("service", "name"), not_of("string")),
-    "AIE-3.2-04": _set(("service", "name"), st.one_of(st.just(""), text(101, 200))),
-    "AIE-3.2-05": _set(("service", "description"), not_of("string")),
-    "AIE-3.2-07": _set(("service", "description"), text(301, 400)),
-    "AIE-3.2-08": _set(("service", "description"), text(200, 300)),
-    "AIE-3.2-10": lambda doc: _string_array_broken(doc, "category"),
-    "AIE-3.2-11": _category_unlisted,
-    "AIE-3.2-14": _set(("service", "category"), st.just([])),
-    "AIE-3.2-15": lambda doc: _duplicated(doc, "category", st.sampled_from(CATEGORIES)),
-    "AIE-3.2-16": _language_broken,
-    "AIE-3.2-17": _set(("service", "language"), st.just([])),
-    "AIE-3.2-18": lambda doc: _duplicated(doc, "language", language_tags()),
-    "AIE-3.3-01": _set(("capabilities",), st.just([])),
-    "AIE-3.3-03": _internal_capability,
-    "AIE-3.3-04": _capability_missing,
-    "AIE-3.3-05": _cap_member("id", not_of("string")),
-    "AIE-3.3-06": _id_duplicate,
-    "AIE-3.3-07": _id_malformed,
-    "AIE-3.3-08": _id_too_long,
-    "AIE-3.3-10": _cap_member("description", not_of("string")),
-    "AIE-3.3-11": _cap_member("description", st.one_of(st.just(""), text(201, 300))),
-    "AIE-3.3-13": _cap_member("endpoint", not_of("string")),
-    "AIE-3.3-14": _cap_member("endpoint", st.just("")),
-    "AIE-3.3-16": _cap_member("method", not_of("string")),
-    "AIE-3.3-17": _cap_member("method", st.one_of(
-        _words("get", "Get", "post", "HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY", " GET", "GET ", "", "GET\n",
-               "G E T", "DELETE\u200b"),
-        text(0, 8).filter(lambda m: m not in METHODS))),
-    "AIE-3.3-19": _params_broken,
-    "AIE-3.3-20": _param_pattern_broken,
-    "AIE-3.3-21": _cap_member("returns", not_of("string")),
-    "AIE-3.3-22": _cap_member("returns", text(301, 400)),
-    "AIE-3.4-01": lambda doc: st.just(_drop(doc, ("auth",), "type")),
-    "AIE-3.4-02": _set(("auth", "type"), _BAD_AUTH_TYPES),
-    "AIE-3.4-03": _set(("auth", "header"), _bad_headers()),
-    "AIE-3.4-05": _uri_broken("auth", "docs"),
-    "AIE-3.4-07": lambda doc: st.just(_drop(doc, (), "auth")),
-    "AIE-3.5-01": _token_hint_not_boolean,
-    "AIE-3.6-01": _set(("rate_limits", "requests_per_minute"), _NON_INTEGERS),
-    "AIE-3.6-02": _set(("rate_limits", "requests_per_minute"), _NOT_POSITIVE),
-    "AIE-3.6-04": _set(("rate_limits", "agent_tier_available"), not_of("boolean")),
-    "AIE-3.7-01": _set(("meta", "last_updated"), st.one_of(_bad_dates(), not_of("string"))),
-    "AIE-3.7-02": _uri_broken("meta", "changelog"),
-    "AIE-3.7-03": _uri_broken("meta", "status"),
-    "AIE-6.2-01": _credential_in_auth,
-    "AIE-6.2-03": _none_auth_with_write,
+def _not_string_ways(setter: Callable[[st.SearchStrategy[Json]], Mutation]) -> dict[str, Mutation]:
+    """A "(string, ...)" member given a value of another JSON type: a number, null or a
+    boolean, or a container (each a different value form)."""
+    return {
+        "number": setter(st.one_of(_SAFE_SCALARS["integer"], _SAFE_SCALARS["number"])),
+        "null-or-boolean": setter(st.one_of(st.none(), st.booleans())),
+        "container": setter(st.one_of(st.lists(json_values, max_size=3), st.dictionaries(text(0, 8), json_values, max_size=3))),
+    }
+
+
+def _not_object_ways(path: tuple[str, ...], deep: bool = True) -> dict[str, Mutation]:
+    """An "(object, ...)" member given an array or a scalar."""
+    leaves = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6))
+    return {
+        "array": _set(path, st.lists(json_values if deep else leaves, max_size=3)),
+        "scalar": _set(path, not_of("object", "array")),
+    }
+
+
+def _not_boolean_ways(setter: Callable[[st.SearchStrategy[Json]], Mutation]) -> dict[str, Mutation]:
+    return {
+        "string": setter(st.one_of(_words("true", "false", "yes", "no", "1", ""), text(0, 6))),
+        "number": setter(st.one_of(st.sampled_from([0, 1, 0.0, 1.0]), _SAFE_SCALARS["integer"], _SAFE_SCALARS["number"])),
+        "null-or-container": setter(st.one_of(st.none(), st.lists(st.booleans(), max_size=2),
+                                              st.dictionaries(_words("a", "value"), st.booleans(), max_size=2))),
+    }
+
+
+def _cap_at(where: str, member: str, values: st.SearchStrategy[Json]) -> Mutation:
+    """``member`` of the first capability, or of a later one (a capability is added when
+    there is only one), set to one of values: a check that reads only the first misses it."""
+    @st.composite
+    def mutation(draw: st.DrawFn, doc: Doc) -> Json:
+        if where == "first":
+            return _edit(doc, ("capabilities", 0, member), draw(values))
+        caps = copy.deepcopy(doc["capabilities"])
+        if len(caps) < 2:
+            taken = {c["id"] for c in caps}
+            fresh = draw(capability_ids().filter(lambda i: i not in taken))
+            caps.append(dict(copy.deepcopy(caps[0]), id=fresh))
+        i = draw(st.integers(1, len(caps) - 1))
+        caps[i][member] = draw(values)
+        return _edit(doc, ("capabilities",), caps)
+    return mutation
+
+
+def _service_types(member: str) -> dict[str, Mutation]:
+    return _not_string_ways(lambda values: _set(("service", member), values))
+
+
+def _cap_types(member: str) -> dict[str, Mutation]:
+    return _not_string_ways(lambda values: _cap_member(member, values))
+
+
+def _uri_ways(*path: str) -> dict[str, Mutation]:
+    return {
+        "prose-or-relative": _set(path, _words(
+            "see our documentation", "/docs/auth", "docs.example.com/auth", "changelog", "status page",
+            "//example.com/docs", "", "1http://example.com")),
+        "no-host": _set(path, _words("https://", "https:///docs", "http://", "https://?q=1", "https://#x")),
+        "white-space": _set(path, corrupted(https_urls(), " \t\u00a0\u3000", fold=False)),
+        "not-a-string": _set(path, not_of("string", deep=False)),
+    }
+
+
+def _token_hint(values: st.SearchStrategy[Json]) -> Mutation:
+    return lambda doc: st.tuples(st.sampled_from(TOKEN_HINTS), values).map(
+        lambda kv: _edit(doc, ("token_hints", kv[0]), kv[1]))
+
+
+def _rpm(values: st.SearchStrategy[Json]) -> Mutation:
+    return _set(("rate_limits", "requests_per_minute"), values)
+
+
+#: Document-role MUST and SHOULD clause -> named ways of breaking it (each a function from a
+#: valid document to a strategy of documents that break that clause and no other, IMPLIED
+#: aside). Each name is a different value form, boundary or position, run on its own by the
+#: property tests (tests/test_aiendpoint_properties.py).
+MUTATIONS: dict[str, dict[str, Mutation]] = {
+    "AIE-3.1-01": {
+        "not-an-object": lambda doc: st.one_of(st.just([doc]), st.just([]), not_of("object", "array")),
+        "missing-member": lambda doc: st.lists(_words("aiendpoint", "service", "capabilities"), min_size=1, max_size=3,
+                                               unique=True).map(lambda gone: _drop(doc, (), *gone)),
+    },
+    "AIE-3.1-02": {
+        "other-version": _set(("aiendpoint",), _words("1.1", "1", "1.0.0", "v1.0", "2.0", "1,0", "0.9", "1.00", "01.0")),
+        "padded-or-look-alike": _set(("aiendpoint",), _words("1.0 ", " 1.0", "１.０", "1.0\n", "1.0\u200b", "\u06f1.0")),
+        "any-text": _set(("aiendpoint",), text(0, 6).filter(lambda v: v != "1.0")),
+    },
+    "AIE-3.1-12": {
+        "number": _set(("aiendpoint",), st.sampled_from([1.0, 1, 1.1, 10])),
+        "other-type": _set(("aiendpoint",), not_of("string", "integer", "number")),
+    },
+    "AIE-3.1-03": _not_object_ways(("service",)),
+    "AIE-3.1-04": {
+        "not-an-array": _set(("capabilities",), not_of("array")),
+        "element-not-an-object": lambda doc: st.tuples(st.integers(0, len(doc["capabilities"])), not_of("object")).map(
+            lambda t: _edit(doc, ("capabilities",), [*doc["capabilities"][: t[0]], t[1], *doc["capabilities"][t[0]:]])),
+    },
+    "AIE-3.1-06": _not_object_ways(("auth",), deep=False),
+    "AIE-3.1-07": _not_object_ways(("token_hints",)),
+    "AIE-3.1-08": _not_object_ways(("rate_limits",)),
+    "AIE-3.1-09": _not_object_ways(("meta",)),
+    "AIE-3.1-10": {
+        "look-alike-key": lambda doc: st.tuples(_words("Service", "AUTH", " meta", "capability", "Capabilities",
+                                                       "aiEndpoint", "token-hints", "rateLimits"), json_values).map(
+            lambda kv: _edit(doc, (kv[0],), kv[1])),
+        "unrelated-key": _top_level_extra,
+    },
+    "AIE-3.1-11": {f"in-{where.replace('_', '-')}": (lambda w: lambda doc: _custom_member_outside_meta(doc, w))(where)
+                   for where in ("service", "capability", "auth", "token_hints", "rate_limits")},
+    "AIE-3.2-01": {
+        "no-name": lambda doc: st.just(_drop(doc, ("service",), "name")),
+        "no-description": lambda doc: st.just(_drop(doc, ("service",), "description")),
+    },
+    "AIE-3.2-02": _service_types("name"),
+    "AIE-3.2-04": {
+        "empty": _set(("service", "name"), st.just("")),
+        "over-100": _set(("service", "name"), text(101, 200)),
+    },
+    "AIE-3.2-05": _service_types("description"),
+    "AIE-3.2-07": {
+        "empty": _set(("service", "description"), st.just("")),
+        "over-300": _set(("service", "description"), text(301, 400)),
+    },
+    "AIE-3.2-08": {
+        "exactly-200": _set(("service", "description"), text(200, 200)),
+        "201-to-300": _set(("service", "description"), text(201, 300)),
+    },
+    "AIE-3.2-10": {
+        "a-string": _set(("service", "category"), st.sampled_from(CATEGORIES)),
+        "other-type": _set(("service", "category"), not_of("array", "string")),
+        "element-not-a-string": lambda doc: _string_array_broken(doc, "category", "element"),
+    },
+    "AIE-3.2-11": {
+        "case-or-space-variant": lambda doc: _category_unlisted(doc, "variant"),
+        "unlisted-word": lambda doc: _category_unlisted(doc, "word"),
+    },
+    "AIE-3.2-14": {"empty-array": _set(("service", "category"), st.just([]))},
+    "AIE-3.2-15": {
+        "adjacent": lambda doc: _duplicated(doc, "category", st.sampled_from(CATEGORIES), True),
+        "apart": lambda doc: _duplicated(doc, "category", st.sampled_from(CATEGORIES), False),
+    },
+    "AIE-3.2-16": {
+        "not-an-array": _set(("service", "language"), not_of("array")),
+        "element-not-a-string": lambda doc: _string_array_broken(doc, "language", "element"),
+        "malformed-tag": lambda doc: _language_broken(doc, "word"),
+        "corrupted-tag": lambda doc: _language_broken(doc, "corrupted"),
+        "subtag-over-8": lambda doc: _language_broken(doc, "long-subtag"),
+    },
+    "AIE-3.2-17": {"empty-array": _set(("service", "language"), st.just([]))},
+    "AIE-3.2-18": {
+        "adjacent": lambda doc: _duplicated(doc, "language", language_tags(), True),
+        "apart": lambda doc: _duplicated(doc, "language", language_tags(), False),
+    },
+    "AIE-3.3-01": {"empty-array": _set(("capabilities",), st.just([]))},
+    "AIE-3.3-03": {
+        "id": lambda doc: _internal_capability(doc, "id"),
+        "relative-path": lambda doc: _internal_capability(doc, "path"),
+        "absolute-uri": lambda doc: _internal_capability(doc, "uri"),
+    },
+    "AIE-3.3-04": {f"no-{m}": (lambda m: lambda doc: _capability_missing(doc, m))(m)
+                   for m in ("id", "description", "endpoint", "method")},
+    "AIE-3.3-05": _cap_types("id"),
+    "AIE-3.3-06": {
+        "renamed-to-an-existing-id": lambda doc: _id_duplicate(doc, "rename"),
+        "twin-appended": lambda doc: _id_duplicate(doc, "twin"),
+    },
+    "AIE-3.3-07": {how: (lambda h: lambda doc: _id_malformed(doc, h))(how)
+                   for how in ("upper-case", "leading-digit", "leading-underscore", "forbidden-character")},
+    "AIE-3.3-08": {
+        "exactly-65-first": _cap_at("first", "id", capability_ids(65, 65)),
+        "over-64-later": _cap_at("later", "id", capability_ids(65, 128)),
+    },
+    "AIE-3.3-10": _cap_types("description"),
+    "AIE-3.3-11": {
+        "empty": _cap_member("description", st.just("")),
+        "over-200": _cap_member("description", text(201, 300)),
+    },
+    "AIE-3.3-13": _cap_types("endpoint"),
+    "AIE-3.3-14": {
+        "empty-first": _cap_at("first", "endpoint", st.just("")),
+        "empty-later": _cap_at("later", "endpoint", st.just("")),
+    },
+    "AIE-3.3-16": _cap_types("method"),
+    "AIE-3.3-17": {
+        "wrong-case": _cap_member("method", _words("get", "Get", "post", "Post", "pUT", "delete", "patch")),
+        "other-method": _cap_member("method", _words("HEAD", "OPTIONS", "TRACE", "CONNECT", "QUERY", "PROPFIND", "")),
+        "padded": _cap_member("method", _words(" GET", "GET ", "GET\n", "G E T", "DELETE\u200b", "POST\t")),
+        "any-text": _cap_member("method", text(0, 8).filter(lambda m: m not in METHODS)),
+    },
+    "AIE-3.3-19": {
+        "not-an-object": lambda doc: _params_broken(doc, "params"),
+        "value-not-a-string": lambda doc: _params_broken(doc, "value"),
+    },
+    "AIE-3.3-20": {
+        "bad-head": lambda doc: _param_pattern_broken(doc, 0),
+        "free-text": lambda doc: _param_pattern_broken(doc, 1),
+        "separator-without-description": lambda doc: _param_pattern_broken(doc, 2),
+    },
+    "AIE-3.3-21": _cap_types("returns"),
+    "AIE-3.3-22": {
+        "exactly-301-first": _cap_at("first", "returns", text(301, 301)),
+        "over-300-later": _cap_at("later", "returns", text(301, 400)),
+    },
+    "AIE-3.4-01": {
+        "type-absent": _auth_without_type,
+        "empty-object": _set(("auth",), st.just({})),
+    },
+    "AIE-3.4-02": {
+        "wrong-case": _set(("auth", "type"), _words("Basic", "API_KEY", "apiKey", "Bearer", "OAuth2", "None", "NONE", "APIKEY")),
+        "other-scheme": _set(("auth", "type"), _words("basic", "digest", "mtls", "jwt", "oauth", "hmac", "api_key", "token")),
+        "padded": _set(("auth", "type"), _words("", "none ", " none", "bearer\n", "oauth2 ", "apikey\t")),
+        "not-a-string": _set(("auth", "type"), not_of("string", deep=False)),
+    },
+    "AIE-3.4-03": {
+        "not-a-string": _set(("auth", "header"), not_of("string", deep=False)),
+        "separator-character": _set(("auth", "header"), _words(
+            "", "X(API)Key", "[Key]", "X-Key;", "X-Key=1", "X/Key", "X,Key", "\"X-Key\"", "{Key}", "X-Key?")),
+        "corrupted-name": _set(("auth", "header"), corrupted(_HEADER_NAMES, "()<>@,;\\\"/[]?={}\u00e9\u00fc", inner_space=False)),
+    },
+    "AIE-3.4-05": _uri_ways("auth", "docs"),
+    "AIE-3.4-07": {"auth-absent": lambda doc: st.just(_drop(doc, (), "auth"))},
+    "AIE-3.5-01": _not_boolean_ways(_token_hint),
+    "AIE-3.6-01": {
+        "fraction": _rpm(_SAFE_SCALARS["number"].filter(lambda f: f > 0)),
+        "numeric-string": _rpm(_words("60", "1000", "60.0", "1e3")),
+        "other-type": _rpm(not_of("integer", "number", "string")),
+    },
+    "AIE-3.6-02": {
+        "zero": _rpm(st.sampled_from([0, 0.0, -0.0])),
+        "negative": _rpm(st.one_of(st.integers(max_value=-1), st.sampled_from([-1.0, -60.0]), st.just(-(2**63)))),
+    },
+    "AIE-3.6-04": _not_boolean_ways(lambda values: _set(("rate_limits", "agent_tier_available"), values)),
+    "AIE-3.7-01": {
+        "other-spelling": _set(("meta", "last_updated"), _bad_dates(0)),
+        "day-the-month-lacks": _set(("meta", "last_updated"), _bad_dates(1)),
+        "month-or-day-out-of-range": _set(("meta", "last_updated"), _bad_dates(2)),
+        "impossible-time": _set(("meta", "last_updated"), _bad_dates(3)),
+        "not-a-string": _set(("meta", "last_updated"), not_of("string")),
+    },
+    "AIE-3.7-02": _uri_ways("meta", "changelog"),
+    "AIE-3.7-03": _uri_ways("meta", "status"),
+    "AIE-6.2-01": {where: (lambda w: lambda doc: _credential_in_auth(doc, w))(where)
+                   for where in ("userinfo", "query", "path", "header")},
+    "AIE-6.2-03": {
+        "post": lambda doc: _none_auth_with_write(doc, ("POST",)),
+        "put-patch-delete": lambda doc: _none_auth_with_write(doc, ("PUT", "PATCH", "DELETE")),
+    },
 }
 
-#: Clauses a mutation of the key cannot help breaking too.
-IMPLIED: dict[str, set[str]] = {
+#: (clause, way) -> other clauses that way cannot help breaking too.
+IMPLIED: dict[tuple[str, str], set[str]] = {
     # over 300 characters is also not under 200
-    "AIE-3.2-07": {"AIE-3.2-08"},
+    ("AIE-3.2-07", "over-300"): {"AIE-3.2-08"},
 }
+
+
+def named_breaks() -> dict[str, tuple[str, ...]]:
+    """Clause id -> the names of the distinct ways the strategies break it (the mutant floor,
+    :mod:`conformance.proofs`); each is run by the property tests."""
+    breaks = {cid: tuple(ways) for cid, ways in MUTATIONS.items()}
+    breaks.update({cid: tuple(ways) for cid, ways in BYTE_MUTATIONS.items()})
+    return breaks
 
 
 # ------------------------------------------------------------------ byte mutations
@@ -789,9 +968,8 @@ _MARKER = "@@adck-not-utf8@@"
 
 
 @st.composite
-def _not_utf8(draw: st.DrawFn, doc: Doc) -> bytes:
+def _not_utf8(draw: st.DrawFn, doc: Doc, how: str) -> bytes:
     """The document in another encoding, or UTF-8 with an invalid sequence inside a string."""
-    how = draw(_words("legacy", "utf16-32", "corrupt"))
     if how == "utf16-32":  # with a byte order mark: FF FE or FE FF, never UTF-8
         text_ = draw(serialized(doc))
         options = [text_.encode(enc) for enc in ("utf-16", "utf-32")]
@@ -813,11 +991,11 @@ def _not_utf8(draw: st.DrawFn, doc: Doc) -> bytes:
 
 
 @st.composite
-def _oversized(draw: st.DrawFn, doc: Doc) -> bytes:
+def _oversized(draw: st.DrawFn, doc: Doc, how: str) -> bytes:
     """More than 64 KiB: padded with JSON white space, or with a long custom member of meta
     (where §3.1 says custom data goes), so the document stays valid in every other way."""
     size = draw(st.one_of(st.just(SIZE_LIMIT + 1), st.integers(SIZE_LIMIT + 1, SIZE_LIMIT + 20_000)))
-    if draw(st.booleans()):
+    if how == "white-space":
         body = draw(serialized(doc)).encode("utf-8")
         pad = draw(st.text(" \t\r\n", min_size=1, max_size=1)) * max(0, size - len(body))
         before = draw(st.integers(0, len(pad)))
@@ -828,7 +1006,14 @@ def _oversized(draw: st.DrawFn, doc: Doc) -> bytes:
     return json.dumps(_edit(doc, ("meta", "x_notes"), filler * count), ensure_ascii=False).encode("utf-8")
 
 
-BYTE_MUTATIONS: dict[str, ByteMutation] = {
-    "AIE-2.4-01": _not_utf8,
-    "AIE-4.5-01": _oversized,
+BYTE_MUTATIONS: dict[str, dict[str, ByteMutation]] = {
+    "AIE-2.4-01": {
+        "legacy-8-bit": lambda doc: _not_utf8(doc, "legacy"),
+        "utf-16-or-32": lambda doc: _not_utf8(doc, "utf16-32"),
+        "invalid-sequence": lambda doc: _not_utf8(doc, "corrupt"),
+    },
+    "AIE-4.5-01": {
+        "white-space": lambda doc: _oversized(doc, "white-space"),
+        "long-member": lambda doc: _oversized(doc, "member"),
+    },
 }

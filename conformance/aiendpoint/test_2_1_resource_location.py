@@ -5,23 +5,31 @@ from __future__ import annotations
 import json
 from urllib.parse import urlsplit
 
-from conformance.aiendpoint.conftest import (FETCH_ERROR_CLAUSE, Client, Scenarios, accepted_document, delivered,
-                                              response)
+from conformance.aiendpoint.conftest import (EXPLAINED_STATUS, FETCH_ERROR_CLAUSE, Client, OtherMethod, Scenarios,
+                                              accepted_document, delivered, each, response)
 from conformance.document import loads
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
 
 @clause("AIE-2.1-01")
-def test_2_1_document_served_at_well_known_uri(well_known: Fetch) -> None:
+def test_2_1_document_served_at_well_known_uri(well_known: Fetch, other_method: OtherMethod) -> None:
     """A service provider that implements this specification MUST serve the AI Discovery
     Document at the following well-known URI: /.well-known/ai"""
     kind = well_known.error_kind
     if kind and FETCH_ERROR_CLAUSE.get(kind) == "AIE-2.1-01":
         violation(f"GET {well_known.url} did not reach a document: {well_known.describe_error()}")
     final = response(well_known)
-    if final.status in (404, 410):
-        violation(f"GET {well_known.url} answered {final.status} {final.reason}")
+    if 200 <= final.status < 300:
+        return
+    if final.status in EXPLAINED_STATUS and EXPLAINED_STATUS[final.status] != "AIE-2.1-01":
+        untestable(f"GET {final.url} answered {final.status} {final.reason}, which "
+                   f"{EXPLAINED_STATUS[final.status]} reports; whether the document is there is not known")
+    # AMB-30: the document is at the URI if any request the kit sends there yields it
+    if other_method.yields:
+        return
+    tried = f"; POST answered {other_method.fetch.final.status}" if other_method.fetch and other_method.fetch.final else ""
+    violation(f"GET {final.url} answered {final.status} {final.reason}, not the document{tried}")
 
 
 @clause("AIE-2.1-03")
@@ -76,12 +84,34 @@ def test_2_1_not_served_at_path_with_query_or_fragment(well_known: Fetch) -> Non
 # ------------------------------------------------------------------ agent role
 
 
+#: Ways /ai can differ from /.well-known/ai (JSON Patch on the /ai copy).
+ALIAS_DIFFERENCES = {
+    "another service name": [{"op": "replace", "path": "/service/name", "value": "Alias Notes"}],
+    "an extra capability": [{"op": "add", "path": "/capabilities/-", "value": {
+        "id": "alias_only", "description": "Only /ai has this", "endpoint": "/api/alias-only", "method": "GET"}}],
+    "another endpoint": [{"op": "replace", "path": "/capabilities/0/endpoint", "value": "/api/alias/search"}],
+    "another auth type": [{"op": "replace", "path": "/auth", "value": {"type": "none"}}],
+}
+
+
 @clause("AIE-2.1-04")
 def test_2_1_agent_treats_well_known_as_authoritative(client: Client, scenarios: Scenarios) -> None:
     """An AI agent that receives differing content from the two locations MUST treat the
-    "/.well-known/ai" response as authoritative."""
-    s = scenarios.new("alias-differs", alias=True, routes=[{"path": "/ai", "patch": [
-        {"op": "replace", "path": "/service/name", "value": "Alias Notes"}]}])
-    document = accepted_document(client.discover(s))
-    if document.get("service", {}).get("name") == "Alias Notes":
-        violation("the client accepted the /ai document, which differs from /.well-known/ai")
+    "/.well-known/ai" response as authoritative. (/ai differs in a field, adds a capability,
+    moves an endpoint, changes auth: nothing of it may reach what the agent reports.)"""
+
+    def check(item: tuple[str, list]) -> None:
+        name, patch = item
+        s = scenarios.new("alias-differs", alias=True, routes=[{"path": "/ai", "patch": patch}])
+        reply = client.discover(s)
+        document = accepted_document(reply)
+        if document.get("service", {}).get("name") == "Alias Notes" or "/api/alias" in json.dumps(document) \
+                or "alias_only" in json.dumps(document):
+            violation(f"/ai has {name} and the client accepted the /ai document")
+        used = {c.get("id"): c.get("url") for c in reply.get("capabilities", []) if isinstance(c, dict)}
+        if "alias_only" in used or any("/api/alias" in str(u) for u in used.values()):
+            violation(f"/ai has {name} and the client uses a capability only /ai describes")
+        if name == "another auth type" and reply.get("auth_required") is False:
+            violation("/ai says auth type none and the client concluded no authentication is required")
+
+    each(ALIAS_DIFFERENCES.items(), check)

@@ -7,10 +7,11 @@ so the kit's fetcher does real SNI and certificate checks against the name.
 
 from __future__ import annotations
 
+import gzip
 import logging
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -59,7 +60,7 @@ class MockOrigin:
 
 def respond(site: Site, request: Request) -> Response:
     """What ``site`` answers to ``request``: the one place a route becomes a response."""
-    route = site.route_for(request.path, request.query_string.decode("latin-1"))
+    route = site.route_for(request.path, request.query_string.decode("latin-1"), request.method)
     if route is None:
         response = Response(b"not found\n", status=404)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
@@ -70,10 +71,29 @@ def respond(site: Site, request: Request) -> Response:
         response = Response(b"not acceptable\n", status=406)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
         return response
-    response = Response(site.render(route), status=route.status)
+    if route.refuse_when and route.refuse_when[1] in request.headers.get(route.refuse_when[0], ""):
+        response = Response(b"refused\n", status=route.refuse_status)
+        response.headers["Content-Type"] = "text/plain; charset=utf-8"
+        return response
+    language = next((tag for tag in route.localized
+                     if request.headers.get("Accept-Language", "").lower().startswith(tag.lower())), None)
+    if language is not None:
+        route = replace(route, patch=route.patch + tuple(route.localized[language]))
+    body = site.render(route)
+    gzipped = route.gzip and "gzip" in request.headers.get("Accept-Encoding", "").lower()
+    if gzipped:
+        body = gzip.compress(body)
+    response = Response(body, status=route.status)
     del response.headers["Content-Type"]  # Werkzeug adds one; a route sets its own
     for name, value in route.headers:
         response.headers.add(name, value)
+    if gzipped:
+        response.headers["Content-Encoding"] = "gzip"
+    if route.gzip:
+        response.headers.add("Vary", "Accept-Encoding")
+    if route.localized:
+        response.headers["Content-Language"] = language or "en"
+        response.headers.add("Vary", "Accept-Language")
     return response
 
 

@@ -38,6 +38,16 @@ class Route:
     delay: float = 0.0
     #: When set, a request whose Accept header is not exactly this is answered 406.
     accept_exactly: str | None = None
+    #: When set, the route answers only this request method (a route without one answers any).
+    method: str | None = None
+    #: Gzip the body (Content-Encoding: gzip) when the request's Accept-Encoding admits gzip.
+    gzip: bool = False
+    #: [header, text]: a request whose header holds text is answered ``refuse_status``.
+    refuse_when: tuple[str, ...] = ()
+    refuse_status: int = 406
+    #: language prefix -> JSON Patch: a request whose Accept-Language starts with the prefix
+    #: gets the document so changed, with Content-Language (content negotiation).
+    localized: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -49,11 +59,12 @@ class Site:
     #: The name the TLS certificate is issued for (default: hostname).
     certificate_hostname: str | None = None
 
-    def route_for(self, path: str, query: str) -> Route | None:
-        for r in self.routes:
+    def route_for(self, path: str, query: str, method: str | None = None) -> Route | None:
+        routes = sorted((r for r in self.routes if r.method in (None, method)), key=lambda r: r.method is None)
+        for r in routes:
             if r.path == path and r.query is not None and r.query == query:
                 return r
-        for r in self.routes:
+        for r in routes:
             if r.path == path and r.query is None:
                 return r
         return None
@@ -136,6 +147,7 @@ def _route(entry: dict) -> Route:
     entry = dict(entry)
     entry["headers"] = tuple((k, v) for k, v in entry.get("headers", {}).items())
     entry["patch"] = tuple(entry.get("patch", ()))
+    entry["refuse_when"] = tuple(entry.get("refuse_when", ()))
     return Route(**entry)
 
 
@@ -198,12 +210,12 @@ def mutate(site: Site, mutant: Mutant) -> Site:
         change = dict(change)
         remove = {h.lower() for h in change.pop("remove_headers", [])}
         headers = change.pop("headers", {})
-        key = (change["path"], change.get("query"))
-        idx = next((i for i, r in enumerate(routes) if (r.path, r.query) == key), None)
+        key = (change["path"], change.get("query"), change.get("method"))
+        idx = next((i for i, r in enumerate(routes) if (r.path, r.query, r.method) == key), None)
         base = routes[idx] if idx is not None else Route(path=change["path"])
         merged = [(k, v) for k, v in base.headers if k.lower() not in remove and k.lower() not in {h.lower() for h in headers}]
         merged += list(headers.items())
-        fields = {k: (tuple(v) if k == "patch" else v) for k, v in change.items()}
+        fields = {k: (tuple(v) if k in ("patch", "refuse_when") else v) for k, v in change.items()}
         new = replace(base, headers=tuple(merged), **fields)
         if idx is None:
             routes.insert(0, new)
@@ -225,6 +237,9 @@ class Provider:
     #: Extra zone-file lines, and a DNS fault for the _agent name (servfail, drop, ...).
     zone: str = ""
     fault: str | None = None
+    #: The DS the parent publishes does not match the zone's key (a key rolled without
+    #: updating the parent): the signed answer is bogus to a validating resolver.
+    stale_ds: bool = False
 
     def zone_text(self) -> str:
         """Zone-file text of the record (dnspython escapes each byte as a zone file must)."""
