@@ -123,6 +123,12 @@ class AidScenario:
         return [q for q in self.dns.log[self._first_query:]
                 if dns.name.from_text(q.name).is_subdomain(zone)]
 
+    def publish(self, strings: list[bytes], ttl: int = 300) -> None:
+        """Publish (again) the _agent TXT record as exactly these character-strings (cut
+        positions that depend on the scenario's host name, known only once it exists)."""
+        rdata = TXT(dns.rdataclass.IN, dns.rdatatype.TXT, list(strings))
+        self.dns.add_zone(self.zone_name, f"_agent {ttl} IN TXT {rdata.to_text()}\n")
+
     def change(self, *, manifest: dict | None = None, routes: list[dict] | None = None) -> None:
         """The provider changes its site between two steps (a new manifest, other answers)."""
         patch = [{"op": "replace", "path": "", "value": manifest}] if manifest is not None else None
@@ -144,7 +150,8 @@ class AidScenarios:
 
     def new(self, name: str, txt: str | list[str] | None, *, manifest: dict | None = None,
             routes: list[dict] | None = None, listener: str = "https", ttl: int = 300,
-            zone: str = "", sign: bool = False, bogus: bool = False, unicode_label: str | None = None,
+            zone: str = "", sign: bool = False, bogus: bool = False, expired: bool = False,
+            unicode_label: str | None = None, unicode_parent: bool = False,
             fault: str | None = None) -> AidScenario:
         """A scenario publishing ``txt`` (one string, or a list of character-strings; None: no
         TXT record at all) at ``_agent.<domain>``, and serving ``manifest`` at
@@ -153,8 +160,12 @@ class AidScenarios:
 
         ``zone`` adds zone-file lines (relative names), ``sign`` signs the zone (its trust
         anchor goes to the client), ``bogus`` breaks the TXT record's signature, ``fault``
-        makes the _agent name fail (servfail, drop). With ``unicode_label`` the domain the
-        user enters has that first label (non-ASCII) and the zone is at its A-label form."""
+        makes the _agent name fail (servfail, drop). A signed zone's signatures are valid at
+        every clock a step passes (from a day before T0) and at the wall clock (30 days on);
+        ``expired`` signs it with signatures that expired the day before T0 (a replayed answer).
+        With ``unicode_label`` the domain the user enters has that first label (non-ASCII; with
+        ``unicode_parent``, the label after an ASCII first label ``shop``) and the zone is at
+        its A-label form."""
         base = [Route(MANIFEST_PATH, body="document", headers=tuple({**JSON, "Cache-Control": "no-store"}.items())),
                 Route(STATUS_PATH, body="text", text='{"status":"valid"}', headers=tuple(JSON.items()))]
         site = Site(hostname="", document=manifest if manifest is not None else {}, routes=tuple(base))
@@ -162,19 +173,22 @@ class AidScenarios:
         host = web.host
         domain = zone_name = host
         if unicode_label is not None:
-            domain = f"{unicode_label}-{next(self._labels)}.{host}"
+            domain = f"{'shop.' if unicode_parent else ''}{unicode_label}-{next(self._labels)}.{host}"
             zone_name = dns.name.from_text(domain, idna_codec=dns.name.IDNA_2008).to_text().rstrip(".")
         records = zone.replace("{host}", host)
         if txt is not None:
             strings = [txt] if isinstance(txt, str) else list(txt)
             rdata = TXT(dns.rdataclass.IN, dns.rdatatype.TXT, [s.replace("{host}", host).encode() for s in strings])
             records = f"_agent {ttl} IN TXT {rdata.to_text()}\n" + records
-        entry = self.dns.add_zone(zone_name, records, sign=sign or bogus)
+        now = datetime.now(timezone.utc)
+        valid = ((T0 - timedelta(days=30), T0 - timedelta(days=1)) if expired
+                 else (T0 - timedelta(days=1), max(now, T0) + timedelta(days=30)))
+        entry = self.dns.add_zone(zone_name, records, sign=sign or bogus or expired, valid=valid)
         if bogus:
             self.dns.tamper(zone_name, "_agent")
         if fault:
             self.dns.fault(f"_agent.{zone_name}", fault)  # type: ignore[arg-type]
-        anchors = [entry.keys.ds.to_text()] if entry.keys and (sign or bogus) else []
+        anchors = [entry.keys.ds.to_text()] if entry.keys and (sign or bogus or expired) else []
         scenario = AidScenario(name=name, domain=domain, zone_name=zone_name, web=web, dns=self.dns,
                                anchors=anchors, _first_query=len(self.dns.log))
         self.created.append(scenario)

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import json
 
-import dns.rdataclass
-import dns.rdatatype
-from dns.rdtypes.ANY.TXT import TXT
-
 from conformance.aid.clients import (AidClient, AidScenario, AidScenarios, connected_to, connection,
                                      plain_record_works, record, said)
 from conformance.outcomes import clause, not_applicable, violation
@@ -18,29 +14,45 @@ STRING_BYTES = 255
 
 def publish_split(scenario: AidScenario, text: str) -> list[bytes]:
     """Publish ``text`` at the scenario's _agent name cut into 255-byte character-strings (the
-    last one shorter). The cut positions depend on the scenario's host name, known only once
-    the scenario exists, so the zone is published again (AidScenarios.new takes the strings)."""
+    last one shorter), as DNS splits a record longer than 255 bytes."""
     raw = text.encode()
     strings = [raw[i:i + STRING_BYTES] for i in range(0, len(raw), STRING_BYTES)]
-    rdata = TXT(dns.rdataclass.IN, dns.rdatatype.TXT, strings)
-    scenario.dns.add_zone(scenario.zone_name, f"_agent 300 IN TXT {rdata.to_text()}\n")
+    scenario.publish(strings)
     return strings
+
+
+def _padding(length: int) -> str:
+    return ("segment-" + "/segment-".join(f"{i:02d}" for i in range(100)))[:length]
+
+
+#: Where the 255-byte cut falls in a record "v=aid1;uri=https://api.<host>/mcp/<path>;proto=mcp":
+#: how many bytes of the tail ";proto=mcp" come before the cut (a negative count: the cut is
+#: that many bytes inside the uri), and the record's length in 255-byte strings.
+CUTS = (("inside the uri", -17, 2), ("right after the ';' before proto", 1, 2),
+        ("inside the key proto", 3, 2), ("inside the uri, three strings", -40, 3))
 
 
 @clause("AID-2.1-07")
 def test_2_1_client_concatenates_strings_split_mid_value(client: AidClient, scenarios: AidScenarios) -> None:
-    """AID Clients **MUST** concatenate these strings before parsing (as per RFC 6763)."""
+    """AID Clients **MUST** concatenate these strings before parsing (as per RFC 6763).
+    (Records longer than 255 bytes, split into 255-byte strings by DNS: the cut inside the
+    uri, right after a ';', inside a key; two and three strings. Short records: AID-2.3-04, AMB-48.)"""
     plain_record_works(client, scenarios)
-    scenario = scenarios.new("long-record", None)
-    uri = f"https://api.{scenario.host}/mcp/" + "/".join(f"segment-{i:02d}" for i in range(30))
-    strings = publish_split(scenario, f"v=aid1;proto=mcp;uri={uri}")
-    assert len(strings) > 1 and not strings[0].endswith(b";")  # a cut inside the uri
-    reply = client.discover(scenario)
-    if connected_to(reply) != uri:
-        sizes = " + ".join(str(len(s)) for s in strings)
-        cuts = ", ".join(f"{json.dumps(a[-12:].decode())} | {json.dumps(b[:12].decode())}" for a, b in zip(strings, strings[1:]))
-        violation(f"the record is {len(strings)} character-strings ({sizes} bytes) cut inside the uri ({cuts}); "
-                  f"concatenated they name uri {uri}, and {said(reply)}")
+    for where, offset, count in CUTS:
+        scenario = scenarios.new("long-record", None)
+        head, tail = f"v=aid1;uri=https://api.{scenario.host}/mcp/", ";proto=mcp"
+        length = STRING_BYTES * (count - 1) - len(head) + (-offset if offset < 0 else 0) - max(offset, 0)
+        path = _padding(length)
+        uri = head.removeprefix("v=aid1;uri=") + path
+        strings = publish_split(scenario, head + path + tail)
+        assert len(strings) == count, (where, len(strings))
+        reply = client.discover(scenario)
+        if connected_to(reply) != uri or reply["connect"].get("protocol") != "mcp":
+            sizes = " + ".join(str(len(s)) for s in strings)
+            cuts = ", ".join(f"{json.dumps(a[-12:].decode())} | {json.dumps(b[:12].decode())}"
+                             for a, b in zip(strings, strings[1:]))
+            violation(f"the record is {len(strings)} character-strings ({sizes} bytes) cut {where} ({cuts}); "
+                      f"concatenated they name uri {uri} and proto mcp, and {said(reply)}")
 
 
 @clause("AID-2.1-17")
@@ -64,3 +76,15 @@ def test_2_1_client_uses_first_listed_protocol(client: AidClient, scenarios: Aid
         if used != listed[0]:
             violation(f"the record's proto={proto} lists {listed[0]} first, the client speaks both, and it would "
                       f"connect with protocol {used!r}")
+    # the first listed is one the client does not speak: the preference goes to the next one it does
+    unspoken = next((p for p in ("grpc", "graphql", "openapi", "a2a", "mcp") if p not in spoken), None)
+    if unspoken is None:
+        return
+    proto = ",".join((unspoken, second, first))
+    scenario = scenarios.new("proto-unspoken-first", record(proto=proto))
+    reply = client.discover(scenario)
+    used = reply["connect"].get("protocol") if reply.get("outcome") == "connect" else None
+    if used != second:
+        violation(f"the record's proto={proto} lists {unspoken} first, which the client does not speak (its hello "
+                  f"names {spoken}), then {second} and {first}; {said(reply)}" +
+                  (f" with protocol {used!r}" if used else "") + f", not with {second}, the first it speaks")

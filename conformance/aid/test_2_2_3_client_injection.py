@@ -50,19 +50,22 @@ def test_2_2_3_client_lets_no_shell_expand_values(client: AidClient, scenarios: 
     **MUST NOT** allow them to be parsed by a shell."""
     client.needs("aid.local", "substitution applies to a local implementation's arguments")
     impl = local(["run", "--rm", "--log-level", "${config.LEVEL}", "--label", "${config.LABEL}",
-                  "${package.identifier}"],
-                 configuration=[_setting("LEVEL", "Logging verbosity"), _setting("LABEL", "Container label")])
+                  "--workdir", "${config.DIR}", "${package.identifier}"],
+                 configuration=[_setting("LEVEL", "Logging verbosity"), _setting("LABEL", "Container label"),
+                                _setting("DIR", "Working directory")])
     scenario = scenarios.local_only("no-shell-expansion", impl)
-    # No white space in the value: whether a value holding spaces stays one argument is AID-4.1-08.
-    value = "$HOME:$PATH;$(id)`id`&&touch${IFS}/tmp/x"
-    reply = client.discover(scenario, user={"config": {"LEVEL": "debug", "LABEL": value}})
+    # No white space in the values: whether a value holding spaces stays one argument is AID-4.1-08.
+    # What a shell would expand: parameters, command substitution, control operators; a tilde, a glob.
+    values = {"LABEL": "$HOME:$PATH;$(id)`id`&&touch${IFS}/tmp/x", "DIR": "~/agent/*.log"}
+    reply = client.discover(scenario, user={"config": {"LEVEL": "debug", **values}})
     found_record(reply)
     run = argv(reply, "AID-2.3-17")
-    if value in run:
-        return
-    if "debug" not in run:
-        untestable(f"the client would run {json.dumps(run)}: even ${{config.LEVEL}} with LEVEL=debug is not "
-                   "substituted (see AID-2.2.3-05)")
-    asked_for(reply, "LABEL")
-    violation(f"the argument ${{config.LABEL}} with LABEL={value!r} is in no argv entry as entered (expanded or "
-              f"changed): the client would run {json.dumps(run)}")
+    for key, value in values.items():
+        if value in run:
+            continue
+        if "debug" not in run:
+            untestable(f"the client would run {json.dumps(run)}: even ${{config.LEVEL}} with LEVEL=debug is not "
+                       "substituted (see AID-2.2.3-05)")
+        asked_for(reply, key)
+        violation(f"the argument ${{config.{key}}} with {key}={value!r} is in no argv entry as entered (expanded or "
+                  f"changed): the client would run {json.dumps(run)}")

@@ -70,7 +70,7 @@ def _holding(values: dict | None, token: str) -> list[str]:
 def test_2_2_4_client_shows_token_url_as_link(client: AidClient, scenarios: AidScenarios) -> None:
     """Clients **SHOULD** display this as a link."""
     client.needs("aid.manifest", "the authentication object is in a manifest")
-    token_url = "https://{host}/settings/tokens"
+    token_url = "https://{host}/settings/tokens?scopes=agent:read&note=AID#new"  # the URL as given, whole
     scenario = _remote_with(scenarios, "auth-token-url", _pat({"in": "header", "key": "X-Api-Key"},
                                                               tokenUrl=token_url))
     reply, _, asked = _connect(client, scenario)
@@ -161,7 +161,9 @@ def test_2_2_4_client_formats_token(client: AidClient, scenarios: AidScenarios) 
     client.needs("aid.manifest", "the authentication object is in a manifest")
     cases = [("auth-format-bearer", {"in": "header", "key": "Authorization", "format": "Bearer {token}"},
               f"Bearer {TOKEN}"),
-             ("auth-format-default", {"in": "header", "key": "X-Api-Key"}, TOKEN)]
+             ("auth-format-default", {"in": "header", "key": "X-Api-Key"}, TOKEN),
+             ("auth-format-inside", {"in": "header", "key": "X-Auth", "format": "token={token}; realm=agents"},
+              f"token={TOKEN}; realm=agents")]
     for name, placement, expected in cases:
         scenario = _remote_with(scenarios, name, _pat(placement))
         reply, conn, _ = _connect(client, scenario)

@@ -23,9 +23,16 @@ def test_2_3_client_obtains_and_applies_credential(client: AidClient, scenarios:
     `authentication`, `configuration`, and `execution` objects to obtain credentials and
     start/connect to the agent service."""
     client.needs("aid.manifest", "the authentication object is in a manifest")
-    auth = {"scheme": "pat", "description": "Your Example personal access token",
-            "placement": {"in": "header", "key": "Authorization", "format": "Bearer {token}"}}
-    scenario = scenarios.new("auth-pat", record(config=True),
+    for scheme, placement in (("pat", {"in": "header", "key": "Authorization", "format": "Bearer {token}"}),
+                              ("apikey", {"in": "header", "key": "X-Api-Key"}),
+                              ("apikey", {"in": "query", "key": "key"})):
+        _obtains(client, scenarios, scheme, placement)
+
+
+def _obtains(client: AidClient, scenarios: AidScenarios, scheme: str, placement: dict) -> None:
+    __tracebackhide__ = True
+    auth = {"scheme": scheme, "description": f"Your Example credential ({scheme})", "placement": placement}
+    scenario = scenarios.new(f"auth-{scheme}", record(config=True),
                              manifest=manifest(remote("Cloud", "https://cloud.{host}/agent", authentication=auth)))
     reply = client.discover(scenario, user={"token": TOKEN})
     found_record(reply)
@@ -34,10 +41,10 @@ def test_2_3_client_obtains_and_applies_credential(client: AidClient, scenarios:
     if conn.get("uri") != expected:
         untestable(f"the manifest's only implementation is at {expected} and {said(reply)} (see AID-2.3-08)")
     if not prompts(reply, "credential"):
-        violation(f"the implementation's authentication is scheme pat (a personal access token) and the client "
+        violation(f"the implementation's authentication is scheme {scheme} (a token) and the client "
                   f"asked the user for no credential; {said(reply)}")
     headers, query = conn.get("headers") or {}, conn.get("query") or {}
     sent = [v for v in [*headers.values(), *query.values()] if isinstance(v, str) and TOKEN in v]
     if not sent:
-        violation(f"the user entered {TOKEN!r} when asked for the token and the client would connect with headers "
+        violation(f"the user entered {TOKEN!r} when asked for the {scheme} token and the client would connect with headers "
                   f"{json.dumps(headers)} and query {json.dumps(query)}, without it")

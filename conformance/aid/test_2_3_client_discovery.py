@@ -65,26 +65,59 @@ def test_2_3_client_finds_nothing_without_a_record(client: AidClient, scenarios:
 
 # ---------------------------------------------------------------- step 2: concatenate and parse
 
+def _cut(text: str, at: list[int]) -> list[bytes]:
+    raw = text.encode()
+    edges = [0, *at, len(raw)]
+    return [raw[a:b] for a, b in zip(edges, edges[1:])]
+
+
+def _short_splits(text: str, seed: int) -> list[tuple[str, list[bytes]]]:
+    """A record shorter than 255 bytes cut into character-strings every way 2.3 step 2 covers
+    ("multiple strings", of any length): inside a key, inside a value, right after and right
+    before a ';', with an empty string, into many strings, one byte each, and at positions
+    drawn from the run's seed."""
+    import random
+
+    key, value, semi = text.index("uri") + 2, text.index("api.") + 6, text.index(";proto")
+    draw = random.Random(seed)
+    drawn = sorted(draw.sample(range(1, len(text)), 3))
+    return [("cut inside the key uri", _cut(text, [key])),
+            ("cut inside the uri's host name", _cut(text, [value])),
+            ("cut right after a ';'", _cut(text, [semi + 1])),
+            ("cut right before a ';'", _cut(text, [semi])),
+            ("an empty string between two halves", _cut(text, [value, value])),
+            ("one string per pair", _cut(text, [i + 1 for i, c in enumerate(text) if c == ";"])),
+            ("one byte per string", _cut(text, list(range(1, len(text))))),
+            (f"cut at {drawn} (drawn from the seed)", _cut(text, drawn))]
+
+
 @clause("AID-2.3-04")
-def test_2_3_client_concatenates_multi_string_records(client: AidClient, scenarios: AidScenarios) -> None:
+def test_2_3_client_concatenates_multi_string_records(client: AidClient, scenarios: AidScenarios,
+                                                      adck_seed: int) -> None:
     """If the DNS response contains multiple strings for the `TXT` record, the client **MUST**
-    concatenate them into a single string."""
+    concatenate them into a single string. (Short records, far below 255 bytes, cut anywhere:
+    any number of strings of any length; cuts at 255 bytes are AID-2.1-07's: AMB-48.)"""
     plain_record_works(client, scenarios)
-    strings = ["proto=mcp;uri=https://api.{host}/mcp;", "v=aid1"]
-    scenario = scenarios.new("two-strings", strings)
-    reply = client.discover(scenario)
-    if connected_to(reply) != f"https://api.{scenario.host}/mcp":
-        shown = " + ".join(json.dumps(s.replace("{host}", scenario.host)) for s in strings)
-        violation(f"the record's strings {shown} concatenated name https://api.{scenario.host}/mcp, and {said(reply)}")
+    for case in range(len(_short_splits(record(), adck_seed))):
+        scenario = scenarios.new("multi-string", None)
+        how, strings = _short_splits(record().replace("{host}", scenario.host), adck_seed)[case]
+        scenario.publish(strings)
+        reply = client.discover(scenario)
+        if connected_to(reply) != f"https://api.{scenario.host}/mcp":
+            shown = " + ".join(json.dumps(s.decode()) for s in strings[:6]) + (" + ..." if len(strings) > 6 else "")
+            violation(f"the record is {len(strings)} strings ({how}): {shown}; concatenated they name "
+                      f"https://api.{scenario.host}/mcp, and {said(reply)}")
     if "aid.manifest" not in client.features:
         return
     manifest_works(client, scenarios)
-    # the multi-string example of 2.1.2: config stands alone in the second string
-    strings = ["v=aid1;uri=https://api.{host}/mcp;proto=mcp;", "config=https://{host}" + MANIFEST_PATH]
-    scenario = scenarios.new("big-container", strings, manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")))
+    # the multi-string example of 2.1.2, config cut inside its key
+    scenario = scenarios.new("big-container", None, manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")))
+    text = record(config=True).replace("{host}", scenario.host)
+    strings = _cut(text, [text.index("config") + 3])
+    scenario.publish(strings)
     reply = client.discover(scenario)
     found_record(reply)
-    shown = " + ".join(json.dumps(s.replace("{host}", scenario.host)) for s in strings)
+    shown = " + ".join(json.dumps(s.decode()) for s in strings)
     if not scenario.requests(MANIFEST_PATH):
         violation(f"the record's strings {shown} concatenated hold config, and the client never fetched "
                   f"{scenario.url(MANIFEST_PATH)}; {said(reply)}")
@@ -118,18 +151,27 @@ def test_2_3_client_parses_pairs_in_any_order(client: AidClient, scenarios: AidS
                   f"https://cloud.{scenario.host}/agent, and {said(reply)}")
 
 
+#: Records that hold no v=aid1: the pair missing, another version, other spellings of it.
+NOT_AID1 = (("v-missing", "uri=https://api.{host}/mcp;proto=mcp"),
+            ("v-aid2", "v=aid2;uri=https://api.{host}/mcp;proto=mcp"),
+            ("v-upper-case", "v=AID1;uri=https://api.{host}/mcp;proto=mcp"),
+            ("v-aid10", "v=aid10;uri=https://api.{host}/mcp;proto=mcp"),
+            ("v-aid1-1", "uri=https://api.{host}/mcp;v=aid1.1;proto=mcp"),
+            ("v-empty", "v=;uri=https://api.{host}/mcp;proto=mcp"),
+            ("v-as-key", "aid1;uri=https://api.{host}/mcp;proto=mcp"))
+
+
 @clause("AID-2.3-06")
 def test_2_3_client_requires_v_aid1(client: AidClient, scenarios: AidScenarios) -> None:
-    """It **MUST** verify that `v=aid1` is present."""
+    """It **MUST** verify that `v=aid1` is present. (No v pair, another version, other
+    spellings; AMB-45: "no AID record" or an unsupported-version error both verify it.)"""
     plain_record_works(client, scenarios)
-    for name, text in (("v-missing", "uri=https://api.{host}/mcp;proto=mcp"),
-                       ("v-aid2", "v=aid2;uri=https://api.{host}/mcp;proto=mcp"),
-                       ("v-upper-case", "v=AID1;uri=https://api.{host}/mcp;proto=mcp")):
+    for name, text in NOT_AID1:
         scenario = scenarios.new(name, text)
         reply = client.discover(scenario)
-        if reply.get("outcome") != "none":
+        if reply.get("outcome") in ("connect", "execute") or scenario.requests():
             violation(f"the only record is {text.replace('{host}', scenario.host)!r}, without v=aid1, "
-                      f"and {said(reply)}, not that the domain has no AID record")
+                      f"and {said(reply)}, not that the domain has no AID record (or an unsupported version)")
 
 
 # ---------------------------------------------------------------- step 3: profile selection

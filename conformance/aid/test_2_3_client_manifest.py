@@ -42,13 +42,17 @@ def test_2_3_client_checks_schema_version(client: AidClient, scenarios: AidScena
     if usual is None:
         untestable(f"the manifest (schemaVersion \"1\") has a local and a remote implementation and {said(seen)} "
                    "(see AID-2.3-17)")
-    scenario = scenarios.new("schema-version-missing", record(config=True),
-                             manifest=manifest(*implementations, schema_version=None))
-    reply = client.discover(scenario, user={"consent": True})
-    fetched_manifest(scenario, reply)
-    if _action(reply, scenario) == usual and not warned(reply):
-        violation(f"the manifest has no schemaVersion and {said(reply)}, exactly as for the same manifest with "
-                  "schemaVersion \"1\", without a warning: it used the manifest as one it understands")
+    for shown, version in (("no schemaVersion", None), ("schemaVersion \"\" (empty)", ""),
+                           ("schemaVersion null", "null")):
+        document = manifest(*implementations, schema_version=version)
+        if version == "null":
+            document["schemaVersion"] = None
+        scenario = scenarios.new("schema-version-missing", record(config=True), manifest=document)
+        reply = client.discover(scenario, user={"consent": True})
+        fetched_manifest(scenario, reply)
+        if _action(reply, scenario) == usual and not warned(reply):
+            violation(f"the manifest has {shown} and {said(reply)}, exactly as for the same manifest with "
+                      "schemaVersion \"1\", without a warning: it used the manifest as one it understands")
 
 
 @clause("AID-2.3-13")

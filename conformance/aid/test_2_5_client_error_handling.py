@@ -7,6 +7,7 @@ from the reply and from the HTTP requests the client sent.
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from conformance.aid.clients import (MANIFEST_PATH, AidClient, AidScenario, AidScenarios, argv, connected_to, fetched_manifest, found_record, local, manifest, record, remote, said, warned)
@@ -75,16 +76,18 @@ def test_2_5_client_reports_error_on_unparseable_manifest_without_fallback(clien
 @clause("AID-2.5-05")
 def test_2_5_client_warns_about_unknown_schema_version(client: AidClient, scenarios: AidScenarios) -> None:
     """**Unknown `schemaVersion`** → client MAY attempt best-effort parse but MUST warn the user
-    and MUST NOT execute any `local` implementation. (schemaVersion "1.1".)"""
+    and MUST NOT execute any `local` implementation. (schemaVersion "1.1", a minor v1 does not
+    define, and "3", a later major; remote implementations only.)"""
     client.needs("aid.manifest", "the schema version is the manifest's")
-    scenario = scenarios.new("schema-version-1-1", record(config=True),
-                             manifest=manifest(remote("Cloud", "https://cloud.{host}/agent"), schema_version="1.1"))
-    reply = client.discover(scenario)
-    found_record(reply)
-    fetched_manifest(scenario, reply)
-    if not warned(reply):
-        violation(f"the manifest's schemaVersion is \"1.1\", which v1 does not define, and {said(reply)} "
-                  "without a warning or an error message to the user")
+    for version in ("1.1", "3"):
+        scenario = scenarios.new("schema-version-unknown", record(config=True),
+                                 manifest=manifest(remote("Cloud", "https://cloud.{host}/agent"), schema_version=version))
+        reply = client.discover(scenario)
+        found_record(reply)
+        fetched_manifest(scenario, reply)
+        if not warned(reply):
+            violation(f"the manifest's schemaVersion is {json.dumps(version)}, which v1 does not define, and "
+                      f"{said(reply)} without a warning or an error message to the user")
 
 
 @clause("AID-2.5-06")
@@ -110,25 +113,32 @@ def test_2_5_client_runs_no_local_implementation_of_unknown_schema_version(clien
 @clause("AID-2.5-07")
 def test_2_5_client_treats_manifest_http_error_as_transient(client: AidClient, scenarios: AidScenarios) -> None:
     """**HTTPS fetch returns ≥400** → treat as transient network error; (The manifest answers
-    503, then the provider repairs it and the client is asked again an hour later.)"""
+    an error status: 400, the boundary, 404 and 503; then the provider repairs it and the client
+    is asked again an hour later.)"""
     client.needs("aid.manifest", "the failing fetch is the manifest's")
-    scenario = scenarios.new("manifest-503", record(config=True),
+    for status in (400, 404, 503):
+        _transient(client, scenarios, status)
+
+
+def _transient(client: AidClient, scenarios: AidScenarios, status: int) -> None:
+    __tracebackhide__ = True
+    scenario = scenarios.new(f"manifest-{status}", record(config=True),
                              manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")),
-                             routes=[{"path": MANIFEST_PATH, "status": 503, "body": "text",
-                                      "text": "service unavailable", "headers": {"Content-Type": "text/plain"}}])
+                             routes=[{"path": MANIFEST_PATH, "status": status, "body": "text",
+                                      "text": "unavailable", "headers": {"Content-Type": "text/plain"}}])
     session = client.session(scenario)
     first = client.discover(scenario, session=session)
     fetched_manifest(scenario, first)
     if first.get("outcome") == "none":
-        violation(f"the manifest answered 503 and {said(first)}: the domain does publish an AID record")
+        violation(f"the manifest answered {status} and {said(first)}: the domain does publish an AID record")
     before = len(scenario.requests(MANIFEST_PATH))
     scenario.change(routes=[{"path": MANIFEST_PATH, "status": 200, "body": "document",
                              "headers": {"Content-Type": "application/json"}}])
     again = client.discover(scenario, at=timedelta(hours=1), session=session)
     if again.get("outcome") == "none":
-        violation(f"an hour after a 503 (the manifest now answers 200), {said(again)}")
+        violation(f"an hour after a {status} (the manifest now answers 200), {said(again)}")
     if len(scenario.requests(MANIFEST_PATH)) == before:
-        violation(f"the manifest answered 503 and, asked again an hour later (it now answers 200), the client did not "
+        violation(f"the manifest answered {status} and, asked again an hour later (it now answers 200), the client did not "
                   f"fetch it again; {said(again)}")
     wanted = f"https://cloud.{scenario.host}/agent"
     if connected_to(again) != wanted:

@@ -75,6 +75,18 @@ def test_4_1_client_runs_nothing_without_consent(client: AidClient, scenarios: A
         violation(f"the user refused consent and {said(refused)}")
     agreed = client.discover(scenario, user={"consent": True})
     argv(agreed, "AID-2.3-17")
+    # later, in one session: approved once, then the execution object changes and the user refuses
+    scenario = scenarios.local_only("consent-refused-later", local(["run", "--rm", "-i", "${package.identifier}"]))
+    session = client.session(scenario)
+    argv(client.discover(scenario, session=session, user={"consent": True}), "AID-2.3-17")
+    scenario.change(manifest=manifest(local(["run", "--rm", "-i", "--privileged", "${package.identifier}"]),
+                                      content_version="2025-07-01.2"))
+    later = client.discover(scenario, at=timedelta(minutes=5), session=session, user={"consent": False})
+    if "prompts" in later and not prompts(later, "consent"):
+        return  # it asked nothing, so the user could not refuse: that is AID-4.1-06
+    if later.get("outcome") == "execute" or later.get("execute"):
+        violation(f"the user approved the command, the execution object then changed (--privileged added), the "
+                  f"user refused consent to the new one, and {said(later)}")
 
 
 @clause("AID-4.1-06")
@@ -107,18 +119,19 @@ def test_4_1_client_starts_command_without_shell(client: AidClient, scenarios: A
     client.needs("aid.local", "only a local implementation is executed")
     args = ["run", "--rm", "-i", IDENTIFIER]
     scenario = scenarios.local_only("no-shell", local(args))
-    reply = client.discover(scenario)
-    found_record(reply)
-    run = argv(reply, "AID-2.3-17")
-    program = _program(run[0])
-    if program not in ("docker", "docker.exe"):  # sh -c, cmd /c, env ...: another program first
-        violation(f"execution.command is docker, and the process the client would start is {run[0]!r}: "
-                  f"{json.dumps(run)}")
-    if run[1:] != args:
-        if " ".join(args) in run[1:]:
-            violation(f"the client would pass the arguments as one string: {json.dumps(run)}")
-        untestable(f"the client would run {json.dumps(run)}, not docker with the manifest's arguments "
-                   f"{json.dumps(args)} (see AID-2.3-17)")
+    for platform in ("linux", "macos", "windows"):  # sh -c on one OS, cmd.exe /c on another
+        reply = client.discover(scenario, platform=platform)
+        found_record(reply)
+        run = argv(reply, "AID-2.3-17")
+        program = _program(run[0])
+        if program not in ("docker", "docker.exe"):  # sh -c, cmd /c, env ...: another program first
+            violation(f"execution.command is docker, and as {platform} the process the client would start is "
+                      f"{run[0]!r}: {json.dumps(run)}")
+        if run[1:] != args:
+            if " ".join(args) in run[1:]:
+                violation(f"as {platform} the client would pass the arguments as one string: {json.dumps(run)}")
+            untestable(f"as {platform} the client would run {json.dumps(run)}, not docker with the manifest's "
+                       f"arguments {json.dumps(args)} (see AID-2.3-17)")
 
 
 @clause("AID-4.1-08")
@@ -129,7 +142,8 @@ def test_4_1_client_passes_substituted_values_as_single_entries(client: AidClien
                  configuration=[{"key": "NAME", "description": "Container name", "type": "string"}],
                  requiredPaths=[{"key": "data", "description": "Data directory", "type": "directory"}])
     scenario = scenarios.local_only("atomic-values", impl)
-    name, path = "my agent  two", "/srv/agent data/it's \"here\""
+    # white space alone, and quotes a shell would pair up ("say "hi there"" is two shell words)
+    name, path = 'say "hi there"  two', "/srv/agent data/it's \"here\""
     reply = client.discover(scenario, user={"config": {"NAME": name}, "paths": {"data": path}})
     found_record(reply)
     run = argv(reply, "AID-2.3-17")

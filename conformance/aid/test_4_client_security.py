@@ -36,16 +36,23 @@ def reaching(scenario: AidScenario, other: AidScenario) -> AidScenario:
 
 @clause("AID-4-02")
 def test_4_client_refuses_tampered_record(client: AidClient, scenarios: AidScenarios) -> None:
-    """Clients **SHOULD** validate the signature on the AID record to ensure it has not been tampered with."""
+    """Clients **SHOULD** validate the signature on the AID record to ensure it has not been tampered with.
+    (Signatures valid at the step's clock, ``now``, and at the wall clock; then a record changed
+    after signing, and a signed answer replayed after its signatures expired: before ``now``
+    and before the wall clock.)"""
     connects_to_record(client, scenarios, "unsigned")
     connects_to_record(client, scenarios, "signed", sign=True)
-    scenario = scenarios.new("tampered", record(), sign=True, bogus=True)
-    # the user does not override (2.5: a DNSSEC failure lets the client go on only if the user does)
-    reply = client.discover(scenario, user={"confirm": False, "consent": False})
-    if reply.get("outcome") in ("connect", "execute"):
-        violation(f"the TXT record at _agent.{scenario.zone_name} was changed after signing (its uri now at "
-                  f"attacker.invalid) and its RRSIG fails against the trust anchor given, the user did not "
-                  f"override, and {said(reply)}")
+    for name, options, what in (
+            ("tampered", {"bogus": True}, "was changed after signing (its uri now at attacker.invalid) and its "
+                                          "RRSIG fails against the trust anchor given"),
+            ("expired", {"expired": True}, "is signed with RRSIGs that expired the day before the step's clock "
+                                           "(a replayed answer)")):
+        scenario = scenarios.new(name, record(), sign=True, **options)
+        # the user does not override (2.5: a DNSSEC failure lets the client go on only if the user does)
+        reply = client.discover(scenario, user={"confirm": False, "consent": False})
+        if reply.get("outcome") in ("connect", "execute"):
+            violation(f"the TXT record at _agent.{scenario.zone_name} {what}, the user did not override, "
+                      f"and {said(reply)}")
 
 
 @clause("AID-4-06")
@@ -75,14 +82,16 @@ def test_4_client_checks_certificate_host_name(client: AidClient, scenarios: Aid
 def test_4_client_queries_idna_2008_a_label(client: AidClient, scenarios: AidScenarios) -> None:
     """Clients SHOULD apply IDNA-2008 A-label conversion before DNS lookup for non-ASCII domains."""
     connects_to_record(client, scenarios, "ascii-domain")
-    scenario = scenarios.new("idna", record(), unicode_label="straße")
-    before = len(scenario.dns.log)
-    reply = client.discover(scenario)
-    wanted = f"_agent.{scenario.zone_name}."
-    asked = [q for q in scenario.dns.log[before:] if q.name.lower().endswith(f".{scenario.host}.")]
-    if not any(q.name.lower() == wanted and q.rdtype == "TXT" for q in asked):
-        names = ", ".join(f"{q.name} {q.rdtype}" for q in asked) or "nothing"
-        violation(f"the user entered {scenario.domain}, whose IDNA-2008 A-label form is {scenario.zone_name}; the "
-                  f"client sent no TXT query for {wanted} (it asked: {names}); {said(reply)}")
-    if connected_to(reply) != f"https://api.{scenario.host}/mcp":
-        violation(f"the record at {wanted} names https://api.{scenario.host}/mcp, and {said(reply)}")
+    # a label IDNA 2003 maps otherwise (ß), one both map alike (ü), non-ASCII below an ASCII label
+    for label, parent in (("straße", False), ("bücher", False), ("straße", True)):
+        scenario = scenarios.new("idna", record(), unicode_label=label, unicode_parent=parent)
+        before = len(scenario.dns.log)
+        reply = client.discover(scenario)
+        wanted = f"_agent.{scenario.zone_name}."
+        asked = [q for q in scenario.dns.log[before:] if q.name.lower().endswith(f".{scenario.host}.")]
+        if not any(q.name.lower() == wanted and q.rdtype == "TXT" for q in asked):
+            names = ", ".join(f"{q.name} {q.rdtype}" for q in asked) or "nothing"
+            violation(f"the user entered {scenario.domain}, whose IDNA-2008 A-label form is {scenario.zone_name}; "
+                      f"the client sent no TXT query for {wanted} (it asked: {names}); {said(reply)}")
+        if connected_to(reply) != f"https://api.{scenario.host}/mcp":
+            violation(f"the record at {wanted} names https://api.{scenario.host}/mcp, and {said(reply)}")

@@ -16,6 +16,10 @@ from conformance.outcomes import clause, untestable, violation
 from conformance.world.scenarios import Recorded
 
 
+#: The Last-Modified date of a manifest served without an ETag.
+LAST_MODIFIED = "Mon, 30 Jun 2025 08:00:00 GMT"
+
+
 def _header(request: Recorded, name: str) -> str | None:
     """A request header, whatever the case of its name."""
     return next((v for k, v in request.headers.items() if k.lower() == name.lower()), None)
@@ -70,7 +74,23 @@ def test_B_client_respects_http_caching(client: AidClient, scenarios: AidScenari
     if connected_to(reply) != uri:
         violation(f"the server answered 304 Not Modified to If-None-Match, so the stored manifest (its only "
                   f"implementation at {uri}) is still the one to use, and {said(reply)}")
-    # 2. no-cache and no-store: every later use goes to the server again.
+    # 2. Last-Modified alone (no ETag): a stale manifest is revalidated with If-Modified-Since.
+    dated = scenarios.new("last-modified", record(config=True),
+                          manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")),
+                          routes=[{"path": MANIFEST_PATH, "headers": {"Cache-Control": "max-age=60",
+                                                                       "Last-Modified": LAST_MODIFIED}}])
+    session = client.session(dated)
+    sent = _first_visit(client, dated, session, f"https://cloud.{dated.host}/agent")
+    reply = client.discover(dated, at=timedelta(minutes=5), session=session)
+    stale = dated.requests(MANIFEST_PATH)[sent:]
+    if not stale:
+        violation("five minutes after a response with max-age=60 the stored manifest is stale, and the client "
+                  f"used it without asking the server again; {said(reply)}")
+    if _header(stale[0], "If-Modified-Since") != LAST_MODIFIED:
+        violation(f"the stale manifest was served with Last-Modified: {LAST_MODIFIED} (no ETag), and the client "
+                  f"revalidated it without If-Modified-Since: {LAST_MODIFIED} (it sent {stale[0].method} "
+                  f"{stale[0].path} with headers {stale[0].headers})")
+    # 3. no-cache and no-store: every later use goes to the server again.
     for directive in ("no-cache", "no-store"):
         scenario = scenarios.new(directive, record(config=True),
                                  manifest=manifest(remote("Cloud", "https://cloud.{host}/agent")),
@@ -89,10 +109,11 @@ def test_B_client_reprocesses_manifest_with_new_content_version(client: AidClien
     """If the `contentVersion` strings differ, the client **MUST** treat the manifest as
     updated and re-process it."""
     client.needs("aid.manifest", "contentVersion (Appendix B) is a manifest member")
-    # no-cache: the client asks every time; the ETag stays the same, only contentVersion tells.
+    # no-store: the client asks every time, unconditionally (the world answers a matching
+    # If-None-Match with 304); the ETag stays the same, only contentVersion tells.
     scenario = scenarios.new("content-version", record(config=True),
                              manifest=manifest(remote("Cloud", "https://v1.{host}/agent"), content_version="2025-07-01.1"),
-                             routes=[{"path": MANIFEST_PATH, "headers": {"Cache-Control": "no-cache", "ETag": '"m1"'}}])
+                             routes=[{"path": MANIFEST_PATH, "headers": {"Cache-Control": "no-store", "ETag": '"m1"'}}])
     old, new = f"https://v1.{scenario.host}/agent", f"https://v2.{scenario.host}/agent"
     session = client.session(scenario)
     sent = _first_visit(client, scenario, session, old)
@@ -100,8 +121,15 @@ def test_B_client_reprocesses_manifest_with_new_content_version(client: AidClien
     reply = client.discover(scenario, at=timedelta(minutes=10), session=session)
     fetched = [r for r in scenario.requests(MANIFEST_PATH)[sent:] if r.status == 200]
     if not fetched:
-        untestable("the manifest was served with Cache-Control: no-cache, and on the second visit the client did "
+        untestable("the manifest was served with Cache-Control: no-store, and on the second visit the client did "
                    f"not fetch it again (see AID-B-03); {said(reply)}")
     if connected_to(reply) != new:
         violation(f"the manifest fetched on the second visit has contentVersion 2025-07-02.1 (it was 2025-07-01.1) "
                   f"and its only implementation moved from {old} to {new}, and {said(reply)}")
+    # "differ", not "is newer": a contentVersion that sorts before the last one is an update too
+    third = f"https://v3.{scenario.host}/agent"
+    scenario.change(manifest=manifest(remote("Cloud", "https://v3.{host}/agent"), content_version="2025-06-30.7"))
+    reply = client.discover(scenario, at=timedelta(minutes=20), session=session)
+    if connected_to(reply) != third:
+        violation(f"the manifest fetched on the third visit has contentVersion 2025-06-30.7 (it was 2025-07-02.1: "
+                  f"different, though it sorts before) and its only implementation moved to {third}, and {said(reply)}")

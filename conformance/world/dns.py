@@ -3,7 +3,7 @@
 Built on dnspython messages. It serves multi-string TXT, several TXT records at one name,
 CNAMEs (chased within the zones), NXDOMAIN and NODATA (with the SOA), and faults set per
 name: ``servfail``, ``drop`` (no answer: a timeout), ``truncate`` (TC over UDP, the full
-answer over TCP). Answers larger than the client's UDP size are truncated, as a real server
+answer over TCP), ``truncate-always`` (TC with no answer over UDP and TCP alike). Answers larger than the client's UDP size are truncated, as a real server
 does, so clients must retry over TCP. A zone can be DNSSEC-signed locally
 (``dns.dnssec.sign_zone``): answers then carry RRSIGs when the query sets the DO bit.
 
@@ -19,6 +19,7 @@ import socketserver
 import struct
 import threading
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 import dns.dnssec
@@ -32,7 +33,7 @@ import dns.rrset
 import dns.zone
 from dns.rdtypes.ANY.TXT import TXT
 
-Fault = Literal["servfail", "drop", "truncate"]
+Fault = Literal["servfail", "drop", "truncate", "truncate-always"]
 DEFAULT_SOA = "@ 300 IN SOA ns.{origin}. hostmaster.{origin}. 1 3600 600 86400 60\n@ 300 IN NS ns.{origin}.\n"
 
 
@@ -78,14 +79,16 @@ class MockDNS:
 
     # ------------------------------------------------------------------ zones and faults
 
-    def add_zone(self, origin: str, records: str, *, sign: bool = False, soa: bool = True) -> Zone:
-        """Add a zone from zone-file text (names relative to ``origin``); ``sign`` signs it."""
+    def add_zone(self, origin: str, records: str, *, sign: bool = False, soa: bool = True,
+                 valid: tuple[datetime, datetime] | None = None) -> Zone:
+        """Add a zone from zone-file text (names relative to ``origin``); ``sign`` signs it, its
+        signatures valid from ``valid[0]`` to ``valid[1]`` (default: from now, for 30 days)."""
         name = dns.name.from_text(origin)
         text = (DEFAULT_SOA.format(origin=origin.rstrip(".")) if soa else "") + records
         zone = dns.zone.from_text(text, origin=name, relativize=False, check_origin=soa)
         entry = Zone(origin=name, zone=zone)
         if sign:
-            entry.keys = _sign(zone, name)
+            entry.keys = _sign(zone, name, valid)
         with self._lock:
             self.zones[name] = entry
         return entry
@@ -139,8 +142,8 @@ class MockDNS:
         if fault == "servfail":
             response.set_rcode(dns.rcode.SERVFAIL)
             return response
-        if fault == "truncate" and transport == "udp":
-            response.flags |= dns.flags.TC
+        if (fault == "truncate" and transport == "udp") or fault == "truncate-always":
+            response.flags |= dns.flags.TC  # truncate-always: TC with no answer over TCP too
             return response
         if zone is None:
             response.set_rcode(dns.rcode.REFUSED)
@@ -268,14 +271,18 @@ def _bind_pair(host: str) -> tuple[_ThreadingUDP, _ThreadingTCP]:
     raise OSError("no free port for both UDP and TCP on loopback")
 
 
-def _sign(zone: dns.zone.Zone, origin: dns.name.Name) -> SignedKeys:
+def _sign(zone: dns.zone.Zone, origin: dns.name.Name,
+          valid: tuple[datetime, datetime] | None = None) -> SignedKeys:
     from cryptography.hazmat.primitives.asymmetric import ec
 
     private = ec.generate_private_key(ec.SECP256R1())
     dnskey = dns.dnssec.make_dnskey(private.public_key(), dns.dnssec.Algorithm.ECDSAP256SHA256, flags=257)
     with zone.writer() as txn:
         txn.add(origin, 300, dnskey)
-    dns.dnssec.sign_zone(zone, keys=[(private, dnskey)], lifetime=86400 * 30)
+    if valid is None:
+        dns.dnssec.sign_zone(zone, keys=[(private, dnskey)], lifetime=86400 * 30)
+    else:
+        dns.dnssec.sign_zone(zone, keys=[(private, dnskey)], inception=valid[0], expiration=valid[1])
     dnskey_rrset = dns.rrset.from_rdata(origin, 300, dnskey)
     ds = dns.rrset.from_rdata(origin, 300, dns.dnssec.make_ds(origin, dnskey, "SHA256"))
     return SignedKeys(dnskey=dnskey_rrset, ds=ds)
