@@ -260,6 +260,8 @@ def _start_deadline(config: pytest.Config, state: RunState) -> None:
     seconds = config.getoption("adck_run_timeout") or RUN_TIMEOUT["client" if client else "other"]
     state.run_timeout = seconds
     state.deadline = state.started + seconds
+    if client:
+        state.target.adapter.deadline = state.deadline  # no harness step waits past it
     def interrupt() -> None:
         if state.report is None and not state.finished:
             # a real signal, so that a wait in the main thread (a socket, a queue) is interrupted
@@ -435,11 +437,13 @@ def _evidence(item: pytest.Item) -> list[dict[str, Any]]:
 
 def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str, Any]]) -> str:
     """What a person reads for a failing clause: id, section, level, the quote, the observation."""
+    from conformance.reports.safe import text as safe
+
     lines = [f"{clause.id} (§{clause.section}, {clause.keyword}, {clause.role})",
              f'  the draft: "{clause.text}"',
-             f"  observed:  {message}"]
+             f"  observed:  {safe(message)}"]
     for ev in evidence[-4:]:
-        lines.append(f"  evidence:  {model.evidence_line(ev)}")
+        lines.append(f"  evidence:  {safe(model.evidence_line(ev))}")
     return "\n".join(lines)
 
 

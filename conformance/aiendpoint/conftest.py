@@ -28,14 +28,22 @@ FETCH_ERROR_CLAUSE = {
     "tls": "AIE-6.4-03", "insecure-redirect": "AIE-6.4-03",
     "connect": "AIE-2.1-01", "timeout": "AIE-2.1-01", "protocol": "AIE-2.1-01",
     "too-many-redirects": "AIE-2.1-01", "bad-redirect": "AIE-2.1-01", "transport": "AIE-2.1-01",
+    "encoding": "AIE-2.1-01", "private-redirect": "AIE-2.1-01",
 }
+
+
+#: Fetch failures after a response came that leave its body incomplete or unreadable.
+BODY_NOT_WHOLE = frozenset({"encoding", "timeout", "protocol", "transport", "connect"})
 
 
 def response(fetch: Fetch) -> Exchange:
     """The final response of a fetch, or *untestable* naming the clause that reports why not."""
     __tracebackhide__ = True
     final = fetch.final
-    if fetch.error and fetch.error_kind != "too-large" and (final is None or final.status in (301, 302, 303, 307, 308)):
+    # a body that did not arrive whole (cut by the deadline or the connection, or in a coding
+    # the kit does not decode) is no document to judge: the clause of the fetch failure says why
+    if fetch.error and fetch.error_kind != "too-large" and (final is None or final.status in (301, 302, 303, 307, 308)
+                                                             or fetch.error_kind in BODY_NOT_WHOLE):
         untestable(f"no response to {fetch.url}: {fetch.describe_error()} "
                    f"(see {FETCH_ERROR_CLAUSE.get(fetch.error_kind or '', 'AIE-2.1-01')})")
     if final is None:  # pragma: no cover - a fetch without error always has a response

@@ -18,6 +18,7 @@ import shlex
 import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -83,6 +84,10 @@ class Adapter:
     steps: list[Step] = field(default_factory=list)
     #: True when the client runs in the kit's own process (python:, builtin).
     in_process: bool = False
+    #: When the run must end (time.time()): no step waits for a reply past it.
+    deadline: float | None = None
+    #: The adapter process of a ``cmd:`` adapter.
+    process: "_Process | None" = None
 
     def start(self) -> "Adapter":
         hello = _check_kit({"type": "hello", "protocol": PROTOCOL, "kit": f"adck {__version__}"})
@@ -95,6 +100,8 @@ class Adapter:
         _check_kit(request)
         step = Step(request=request)
         self.steps.append(step)
+        if self.process is not None:
+            self.process.deadline = self.deadline
         try:
             reply = self.send(request)
             step.reply = reply if isinstance(reply, dict) else {"not-an-object": repr(reply)[:200]}
@@ -173,6 +180,8 @@ class _TooLong:
 class _Process:
     def __init__(self, argv: list[str], timeout: float) -> None:
         self.timeout = timeout
+        #: The run's deadline (time.time()), set by the adapter: a step never waits past it.
+        self.deadline: float | None = None
         self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
         try:
@@ -235,6 +244,8 @@ class _Process:
             raise AdapterError(f"the adapter closed its input (exit {self.proc.poll()}): {self.stderr_tail()}") from None
         # starting an adapter (an interpreter, a JVM) may take longer than answering a step
         timeout = max(self.timeout, REPLY_TIMEOUT) if message.get("type") == "hello" else self.timeout
+        if self.deadline is not None:
+            timeout = max(0.05, min(timeout, self.deadline - time.time()))
         while True:
             try:
                 line = self.lines.get(timeout=timeout)
@@ -303,7 +314,7 @@ def command_adapter(spec: str, timeout: float = REPLY_TIMEOUT) -> Adapter:
         raise ValueError(f"--target {spec!r}: expected cmd:COMMAND [ARGS...]")
     process = _Process(argv, timeout)
     try:
-        return Adapter(spec=spec, send=process.send, closer=process.close).start()
+        return Adapter(spec=spec, send=process.send, closer=process.close, process=process).start()
     except Exception:
         process.close()
         raise

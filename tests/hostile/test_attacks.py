@@ -1,0 +1,135 @@
+"""Every attack of :mod:`tests.hostile.attacks`, with the same demands on each run:
+
+* it ends by the kit's own deadline, with a clean verdict or exit 2, never a crash;
+* it leaves a well-formed report in every format (JSON valid against its schema, with no
+  NaN/Infinity; JUnit that parses; Markdown where nothing of the target renders; HTML with
+  nothing of the target unescaped), written through no planted symlink, with no stale
+  artifact of an earlier run beside it;
+* no secret reaches any file, stdout or stderr; no escape sequence reaches the terminal;
+* no process the run started is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+from markdown_it import MarkdownIt
+
+from conformance import cli
+from conformance.harness import adapters
+from conformance.reports import render
+from tests.hostile.attacks import ATTACKS, GHP, SECRET
+
+FORMATS = "json,junit,md,html,badge"
+FILES = ("report.json", "junit.xml", "report.md", "report.html", "badge.svg")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_the_kit_survives(name: str, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched")
+    (reports / "report.json").symlink_to(victim)  # planted before the run
+    (reports / "badge.svg").write_text("<svg>adck aiendpoint full</svg>")  # an earlier run's verdict
+    with ATTACKS[name]("test") as setup:
+        started = time.monotonic()
+        code = cli.main(["run", *setup.argv, "--report-dir", str(reports), "--format", FORMATS])
+        elapsed = time.monotonic() - started
+    out = capsys.readouterr()
+
+    assert code in setup.exits, f"{name}: exit {code}, expected {setup.exits}; {out.err[-500:]}"
+    assert elapsed < setup.bound, f"{name}: the run took {elapsed:.1f} s"
+    assert victim.read_text() == "untouched", "a report was written through a planted symlink"
+    written = sorted(p.name for p in reports.iterdir())
+    assert written == sorted(FILES), f"{name}: {written}"
+
+    texts = {n: (reports / n).read_text("utf-8") for n in FILES}
+    data = json.loads(texts["report.json"], parse_constant=lambda c: pytest.fail(f"report.json holds {c}"))
+    jsonschema.Draft202012Validator(render.schema()).validate(data)
+    ET.fromstring(texts["junit.xml"].encode("utf-8"))
+    ET.fromstring(texts["badge.svg"].encode("utf-8"))
+    assert "full" not in texts["badge.svg"] or data["summary"]["level"] == "full"
+
+    html = MarkdownIt("commonmark").enable("table").render(texts["report.md"])
+    outside_code = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+    for tag in ("<img", "<script", "href=", "@octocat"):
+        assert tag not in outside_code, f"{name}: target text renders in report.md ({tag})"
+    assert "<script" not in texts["report.html"] and "<img" not in texts["report.html"]
+
+    for where, text in [*texts.items(), ("stdout", out.out), ("stderr", out.err)]:
+        for secret in (*setup.secrets, SECRET, GHP):
+            assert secret not in text, f"{name}: a secret reached {where}"
+        for control in ("\x1b", "\x07", "\x9b", "\x00"):
+            assert control not in text, f"{name}: {control!r} reached {where}"
+
+    assert not adapters._LIVE, f"{name}: an adapter process is still tracked as running"
+    for pidfile in setup.pidfiles:
+        if pidfile.exists():
+            pid = int(pidfile.read_text())
+            for _ in range(50):
+                if not _alive(pid):
+                    break
+                time.sleep(0.1)
+            assert not _alive(pid), f"{name}: a process the adapter forked outlived the run"
+
+
+def test_sigterm_ends_the_run_with_a_partial_report_and_no_orphans(tmp_path: Path) -> None:
+    """SIGTERM to ``adck run`` while a client is being checked: a partial report, no orphan."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+
+    script = tmp_path / "adapter.py"
+    pidfile = tmp_path / "adapter.pid"
+    script.write_text(textwrap.dedent(f'''
+        import json, os, sys, time
+        open({str(pidfile)!r}, "w").write(str(os.getpid()))
+        sys.stdin.readline()
+        print(json.dumps({{"type": "hello", "protocol": "adck-harness/1", "client": {{"name": "slow"}},
+                          "operations": ["aiendpoint.discover"]}}), flush=True)
+        for line in sys.stdin:
+            time.sleep(0.3)
+            m = json.loads(line)
+            print(json.dumps({{"type": "result", "id": m["id"], "outcome": "none"}}), flush=True)
+    '''), encoding="utf-8")
+    reports = tmp_path / "reports"
+    proc = subprocess.Popen([sys.executable, "-m", "conformance.cli", "run", "aiendpoint", "--role", "agent",
+                             "--target", f"cmd:{sys.executable} {script}", "--report-dir", str(reports)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for _ in range(100):
+        if pidfile.exists():
+            break
+        time.sleep(0.1)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("adck run did not end after SIGTERM")
+    assert proc.returncode == 2, err.decode()[-500:]
+    data = json.loads((reports / "report.json").read_text("utf-8"))
+    assert data["summary"]["partial"] and data["summary"]["level"] != "full" and not data["summary"]["conformant"]
+    pid = int(pidfile.read_text())
+    for _ in range(50):
+        if not _alive(pid):
+            break
+        time.sleep(0.1)
+    assert not _alive(pid), "the adapter outlived the run"
