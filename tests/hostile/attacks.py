@@ -232,6 +232,20 @@ def secret_in_the_target_url(scale: str) -> Iterator[Setup]:
         yield Setup(argv, secrets=(SECRET,), exits=(0, 1))
 
 
+@attack
+def tls_certificate_for_another_name(scale: str) -> Iterator[Setup]:
+    doc = json.dumps(_document()).encode()
+    with Canned(_head("Content-Type: application/json", length=len(doc)) + doc,
+                tls.server_context("someone-else.adck.test")) as server:
+        yield Setup(_publisher(server))
+
+
+@attack
+def tls_handshake_answered_with_garbage(scale: str) -> Iterator[Setup]:
+    with Garbage() as server:  # no TLS at all: the ClientHello gets bytes that are not TLS
+        yield Setup(_publisher(server))
+
+
 # ------------------------------------------------------------------ client adapters (agent role)
 _HELLO = '''
 import json, os, sys, time
@@ -353,6 +367,50 @@ def dns_truncated_forever(scale: str) -> Iterator[Setup]:
 def dns_cname_loop(scale: str) -> Iterator[Setup]:
     with _zone("_agent 300 IN CNAME loop\nloop 300 IN CNAME _agent") as argv:
         yield Setup(argv)
+
+
+class _PointerLoopDNS:
+    """A UDP DNS server whose every answer names its record with a compression pointer that
+    points at itself."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.05)
+        self.port = self.sock.getsockname()[1]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                query, peer = self.sock.recvfrom(4096)
+            except (socket.timeout, OSError):
+                continue
+            # header: same id, QR+AA, 1 question, 1 answer; the question name is a pointer to itself
+            answer = (query[:2] + b"\x84\x00\x00\x01\x00\x01\x00\x00\x00\x00" + b"\xc0\x0c\x00\x10\x00\x01"
+                      + b"\xc0\x0c\x00\x10\x00\x01\x00\x00\x01\x2c\x00\x05\x04loop")
+            try:
+                self.sock.sendto(answer, peer)
+            except OSError:
+                pass
+
+    def __enter__(self) -> "_PointerLoopDNS":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self.sock.close()
+
+
+@attack
+def dns_compression_pointer_loop(scale: str) -> Iterator[Setup]:
+    with _PointerLoopDNS() as server:
+        yield Setup(["aid", "--target", "hostile.test", "--nameserver", f"127.0.0.1:{server.port}", "--timeout", "2"])
 
 
 @attack
