@@ -219,3 +219,73 @@ def test_an_in_process_handler_that_raises_is_an_adapter_error() -> None:
         adapter.run({"type": "run", "id": "a", "session": "s", "operation": "aiendpoint.discover",
                      "params": {"authority": "x", "now": "2026-03-15T12:00:00Z",
                                 "network": {"connect_to": [], "ca_file": "/dev/null"}}})
+
+
+# ---------------------------------------------------------------- conforming edge cases (no false fails)
+
+from datetime import datetime, timedelta  # noqa: E402
+
+from conformance.agent.adapter import make_handler  # noqa: E402
+from conformance.agent.reference import Discovery, ReferenceAgent  # noqa: E402
+from conformance.fetch import Exchange, Fetch  # noqa: E402
+
+
+class StoresNothing(ReferenceAgent):
+    """RFC 9111 makes storing optional (AMB-17): fetches every time, reports cached: null."""
+
+    def freshness(self, response: Exchange, now: datetime) -> datetime | None:
+        return None
+
+
+class FetchesAliasAfter404(ReferenceAgent):
+    """4.1-03's MAY: fetches /ai after a 404, and still concludes there is no document (AMB-18)."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        if fetch.final is not None and fetch.final.status == 404:
+            self.fetcher.fetch(origin + "/ai")
+        return super().conclude(origin, fetch, now)
+
+
+class QuietForTwoHours(ReferenceAgent):
+    """After a 404, quiet for two hours: "a reasonable period" (AMB-19), not the RECOMMENDED 24."""
+
+    def not_found(self, origin: str, now: datetime) -> Discovery:
+        answer = super().not_found(origin, now)
+        self._remember(origin).quiet_until = now + timedelta(hours=2)
+        return answer
+
+
+stores_nothing = make_handler(StoresNothing, "stores nothing")
+fetches_alias_after_404 = make_handler(FetchesAliasAfter404, "fetches /ai after a 404")
+quiet_for_two_hours = make_handler(QuietForTwoHours, "quiet for two hours after a 404")
+
+
+@pytest.mark.parametrize("handler", ["stores_nothing", "fetches_alias_after_404", "quiet_for_two_hours"])
+def test_conforming_agents_reach_full(handler: str) -> None:
+    """Readings the kit holds conforming (AMB-17, AMB-18, AMB-19) must not fail anything."""
+    report = quiet_run(DRAFT, f"python:tests.test_agent_role:{handler}", roles=["agent"]).report
+    assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
+    assert report.summary.level == "full"
+
+
+def test_scenario_responses_carry_one_date_the_clients_clock() -> None:
+    """Expires and Retry-After dates are read against Date: the world sends one, the clock's
+    (http.server would add the machine's as well), and answers a matching If-None-Match 304."""
+    from pathlib import Path as _Path
+
+    from conformance.fetch import ConnectTo, Fetcher, HttpConfig
+    from conformance.world.scenarios import ScenarioWorld
+    from conformance.world.site import load_reference
+
+    clock = datetime(2026, 3, 15, 12, 0)
+    with ScenarioWorld() as world:
+        s = world.add("dates", load_reference(DRAFT), routes=[{"path": "/.well-known/ai", "headers": {"ETag": '"v1"'}}])
+        world.clock = clock
+        network = s.network()
+        fetcher = Fetcher(HttpConfig(ca_bundle=_Path(network["ca_file"]),
+                                     connect_to=tuple(ConnectTo.parse(c) for c in network["connect_to"])))
+        final = fetcher.fetch(s.authority + "/.well-known/ai").final
+        assert final is not None and [v for k, v in final.response_headers if k.lower() == "date"] == \
+            ["Sun, 15 Mar 2026 12:00:00 GMT"]
+        again = fetcher.fetch(s.authority + "/.well-known/ai", headers={"If-None-Match": '"v1"'}).final
+        assert again is not None and again.status == 304 and again.body == b""

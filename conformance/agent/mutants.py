@@ -6,16 +6,21 @@ They exist to prove that each agent-role test can fail. Never use them as client
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 import ssl
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urljoin
 
 from conformance.agent import broken_tls
-from conformance.agent.reference import Discovery, ReferenceAgent
+from conformance.agent.reference import (DEFAULT_RETRY_AFTER, MAX_DOCUMENT_BYTES, Discovery, ReferenceAgent,
+                                         http_date)
 from conformance.aiendpoint.test_3_2_service import CATEGORIES
-from conformance.fetch import Exchange, Fetch, HttpConfig, Limits
+from conformance.document import loads
+from conformance.fetch import Exchange, Fetch, Fetcher, HttpConfig, Limits
 
 
 class PrefersAlias(ReferenceAgent):
@@ -25,7 +30,13 @@ class PrefersAlias(ReferenceAgent):
         primary = super().fetch_document(origin)
         alias = self.fetcher.fetch(origin + "/ai")
         both = primary.final and alias.final and primary.final.status == 200 == alias.final.status
-        return alias if both else primary
+        return alias if both and self._a_document(primary.final) else primary
+
+    def _a_document(self, response: Exchange) -> bool:
+        try:
+            return self.media_type_ok(response) and self.invalid(self.parse(response)) is None
+        except ValueError:
+            return False
 
 
 class ErrorOn404(ReferenceAgent):
@@ -104,10 +115,10 @@ class InvokesMalformed(ReferenceAgent):
 
 
 class IgnoresCacheHeaders(ReferenceAgent):
-    """4.2: fetches the document again every time."""
+    """4.2: stores the document (and says so), but fetches it again every time, fresh or not."""
 
     def freshness(self, response: Exchange, now: datetime) -> datetime | None:
-        return None
+        return None if super().freshness(response, now) is None else now
 
 
 class CrashesOnServerError(ReferenceAgent):
@@ -157,7 +168,9 @@ class AcceptsMissingFields(ReferenceAgent):
     """4.3: accepts a document that lacks required fields."""
 
     def invalid(self, value: Any) -> str | None:
-        return None if isinstance(value, dict) else super().invalid(value)
+        if isinstance(value, dict):  # a missing field passes; one of the wrong type still does not
+            value = {"aiendpoint": "1.0", "service": {}, "capabilities": [], **value}
+        return super().invalid(value)
 
 
 class RejectsUnrecognizedVersion(ReferenceAgent):
@@ -294,3 +307,375 @@ class IgnoresContentType(ReferenceAgent):
 
 VARIANTS["follows-ten-redirects"] = FollowsTenRedirects
 VARIANTS["ignores-content-type"] = IgnoresContentType
+
+
+# ---------------------------------------------------------------- second ways (issue #8)
+# Each clause the agent tests check has at least two broken agents that break it differently.
+
+
+class MergesAliasCapabilities(ReferenceAgent):
+    """2.1: keeps /.well-known/ai's document but adds the capabilities only /ai describes."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        found = super().conclude(origin, fetch, now)
+        if found.outcome != "document":
+            return found
+        alias = self.fetcher.fetch(origin + "/ai")
+        try:
+            extra = loads(alias.final.body).get("capabilities", []) if alias.final and alias.final.status == 200 else []
+        except (ValueError, AttributeError):
+            extra = []
+        known = {c["id"] for c in found.capabilities}
+        found.capabilities += [{"id": c["id"], "method": c["method"], "url": self.resolve(origin, c["endpoint"])}
+                               for c in extra if self.well_formed(c) and c["id"] not in known]
+        return found
+
+
+class Parses404Body(ReferenceAgent):
+    """2.2: takes a 404 whose body is a valid JSON document as the document."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        final = fetch.final
+        if final is not None and final.status == 404 and self.media_type_ok(final):
+            try:
+                value = self.parse(final)
+            except ValueError:
+                value = None
+            if self.invalid(value) is None:
+                fetch = Fetch(url=fetch.url, exchanges=[replace(final, status=200)])
+        return super().conclude(origin, fetch, now)
+
+
+class FollowsPermanentHttpRedirect(ReferenceAgent):
+    """2.2: follows a 301 or 308 from https to http ("the service moved"), not a 302."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        last = fetch.exchanges[-1] if fetch.exchanges else None
+        if fetch.error_kind == "insecure-redirect" and last is not None and last.status in (301, 308):
+            return self.fetcher.fetch(last.header("location") or "")
+        return fetch
+
+
+class RejectsAllUnknownCategories(ReferenceAgent):
+    """3.2: refuses a document none of whose categories it recognizes."""
+
+    def categories_ok(self, categories: list) -> bool:
+        return not categories or any(c in CATEGORIES for c in categories)
+
+
+class UrljoinEndpoints(ReferenceAgent):
+    """3.3: resolves endpoints with urljoin against the document's URL, so "//host/path"
+    leaves the document's authority."""
+
+    def resolve(self, origin: str, endpoint: str) -> str:
+        return urljoin(origin + "/.well-known/ai", endpoint)
+
+
+class ReadOnlyMeansNoAuth(ReferenceAgent):
+    """3.4: without an auth object, assumes none is needed when every capability is a GET."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        found = super().conclude(origin, fetch, now)
+        if found.outcome == "document" and "auth" not in found.document and found.capabilities \
+                and all(c["method"] == "GET" for c in found.capabilities):
+            found.auth_required = False
+        return found
+
+
+class AcceptsAliasAfter404(ReferenceAgent):
+    """4.1: after a 404 on /.well-known/ai, accepts the document /ai serves."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        if fetch.final is not None and fetch.final.status == 404:
+            alias = self.fetcher.fetch(origin + "/ai")
+            if alias.final is not None and alias.final.status == 200:
+                return super().conclude(origin, alias, now)
+        return super().conclude(origin, fetch, now)
+
+
+class IgnoresParamsShape(ReferenceAgent):
+    """4.1: checks method and endpoint, but not that params is an object of strings."""
+
+    def well_formed(self, capability: Any) -> bool:
+        if isinstance(capability, dict):
+            capability = {k: v for k, v in capability.items() if k != "params"}
+        return super().well_formed(capability)
+
+
+class CachesADay(ReferenceAgent):
+    """4.2: caches every document for 24 hours, whatever the headers say."""
+
+    def freshness(self, response: Exchange, now: datetime) -> datetime | None:
+        return now + timedelta(hours=24)
+
+
+class StoresNoStore(ReferenceAgent):
+    """4.2: honours max-age but stores a no-store response as well."""
+
+    def freshness(self, response: Exchange, now: datetime) -> datetime | None:
+        value = response.header("cache-control") or ""
+        if "no-store" in value.lower():
+            headers = [(k, re.sub(r"no-store\s*,?\s*", "", v, flags=re.I) if k.lower() == "cache-control" else v)
+                       for k, v in response.response_headers]
+            response = replace(response, response_headers=headers)
+        return super().freshness(response, now)
+
+
+class PrefersExpires(ReferenceAgent):
+    """4.2: reads Expires before Cache-Control max-age (RFC 9111: max-age wins)."""
+
+    def freshness(self, response: Exchange, now: datetime) -> datetime | None:
+        expires = http_date(response.header("expires") or "")
+        cache_control = (response.header("cache-control") or "").lower()
+        if expires is not None and "no-store" not in cache_control and "no-cache" not in cache_control:
+            return now + max(expires - (http_date(response.header("date") or "") or now), timedelta(0))
+        return super().freshness(response, now)
+
+
+class MishandlesNotModified(ReferenceAgent):
+    """4.2: revalidates a stale copy, then treats the 304 Not Modified as an error."""
+
+    def revalidate(self, origin: str, memory: Any, now: datetime) -> Discovery | None:
+        headers = {"If-None-Match": memory.validators["etag"]} if "etag" in memory.validators else {}
+        return self.conclude(origin, self.fetcher.fetch(origin + "/.well-known/ai", headers=headers), now)
+
+
+class CrashesOnUnlistedServerError(ReferenceAgent):
+    """4.3: handles 500 and 503, raises on the other 5xx statuses."""
+
+    KNOWN = {500: "internal error", 503: "unavailable"}
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        if fetch.final is not None and fetch.final.status >= 500:
+            self.KNOWN[fetch.final.status]  # KeyError for 502, 504, ...
+        return super().conclude(origin, fetch, now)
+
+
+class CrashesOnInvalidRetryAfter(ReferenceAgent):
+    """4.3: raises on a Retry-After that is neither delay-seconds nor a date."""
+
+    def rate_limited(self, origin: str, response: Exchange, now: datetime) -> Discovery:
+        value = (response.header("retry-after") or "").strip()
+        if value and not value.isdigit() and http_date(value) is None:
+            raise ValueError(f"bad Retry-After {value!r}")
+        return super().rate_limited(origin, response, now)
+
+
+class Retries404AtOnce(ReferenceAgent):
+    """4.3: asks once more, in the same step, after a 404 (a retry loop that counts 404)."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.final is not None and fetch.final.status == 404:
+            return super().fetch_document(origin)
+        return fetch
+
+
+class ObeysSecondsOnly(ReferenceAgent):
+    """4.3: obeys Retry-After in delay-seconds, but takes an HTTP-date for the default wait."""
+
+    def rate_limited(self, origin: str, response: Exchange, now: datetime) -> Discovery:
+        value = (response.header("retry-after") or "").strip()
+        if value.isdigit():
+            return super().rate_limited(origin, response, now)
+        answer = Discovery("error", error_kind="rate-limited")
+        memory = self._remember(origin)
+        memory.quiet_until, memory.quiet_answer = now + DEFAULT_RETRY_AFTER, answer
+        return answer
+
+
+class Retries429AtOnce(ReferenceAgent):
+    """4.3: retries a 429 once at once, in the same step, before backing off."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.final is not None and fetch.final.status == 429:
+            return super().fetch_document(origin)
+        return fetch
+
+
+class LenientJson(ReferenceAgent):
+    """4.3: repairs what is nearly JSON (comments, trailing commas, single quotes, NaN, text after it)."""
+
+    def parse(self, response: Exchange) -> Any:
+        try:
+            return super().parse(response)
+        except ValueError:
+            text = response.body.decode("utf-8", "replace")
+            text = re.sub(r"^\s*//[^\n]*\n", "", text, flags=re.M)
+            text = re.sub(r",\s*([}\]])", r"\1", text).replace("'", '"').replace("NaN", "null")
+            return json.JSONDecoder().raw_decode(text.strip())[0]
+
+
+class VersionOptional(ReferenceAgent):
+    """4.3: does not require "aiendpoint" (the agent never reads the version anyway)."""
+
+    def invalid(self, value: Any) -> str | None:
+        if isinstance(value, dict) and "aiendpoint" not in value:
+            value = {**value, "aiendpoint": "1.0"}
+        return super().invalid(value)
+
+
+class OpaqueUnknownVersion(ReferenceAgent):
+    """4.4: accepts a document of a version it does not recognize, but parses none of its
+    capabilities (an unknown version is kept as an opaque blob)."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        found = super().conclude(origin, fetch, now)
+        version = found.document.get("aiendpoint") if isinstance(found.document, dict) else None
+        if found.outcome == "document" and not (isinstance(version, str) and re.fullmatch(r"\d+(\.\d+)*", version)):
+            found.capabilities = []
+        return found
+
+
+class RejectsMajorVersion(ReferenceAgent):
+    """4.4: accepts any 1.x, refuses a higher major version (2.0, 10.3)."""
+
+    def accept_version(self, version: Any) -> bool:
+        if isinstance(version, str) and re.fullmatch(r"\d+(\.\d+)*", version):
+            return int(version.split(".")[0]) <= 1
+        return True
+
+
+class CachesEncodedCredential(ReferenceAgent):
+    """6.2: stores its credential base64-encoded in the cached document's auth object."""
+
+    def cache_copy(self, document: Any) -> Any:
+        cached = super().cache_copy(document)
+        if self.credentials and isinstance(cached, dict):
+            value = next(iter(self.credentials.values()))
+            auth = cached.setdefault("auth", {})
+            if isinstance(auth, dict):
+                auth["x-saved"] = base64.b64encode(value.encode()).decode()
+        return cached
+
+
+class BareHostProbesHttpFirst(ReferenceAgent):
+    """6.4: given a host without a scheme, tries http:// first and uses it if it answers 200."""
+
+    def origin(self, authority: str) -> str | None:
+        self._bare = "://" not in authority
+        return super().origin(authority)
+
+    def fetch_document(self, origin: str) -> Fetch:
+        if getattr(self, "_bare", False):
+            plain = self.fetcher.fetch("http://" + origin.removeprefix("https://") + "/.well-known/ai")
+            if plain.final is not None and plain.final.status == 200:
+                return plain
+        return super().fetch_document(origin)
+
+
+class HttpFallbackOnServerError(ReferenceAgent):
+    """6.4: when https answers 5xx, tries the same URL over plain HTTP."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.final is not None and fetch.final.status >= 500:
+            return self.fetcher.fetch("http://" + origin.removeprefix("https://") + "/.well-known/ai")
+        return fetch
+
+
+class DowngradesAfterTlsFailure(ReferenceAgent):
+    """6.4: when the TLS handshake fails, fetches the document over plain HTTP instead."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.error_kind == "tls":
+            return self.fetcher.fetch("http://" + origin.removeprefix("https://") + "/.well-known/ai")
+        return fetch
+
+
+class RetriesWithoutHostnameCheck(ReferenceAgent):
+    """6.4: validates certificates, but on a failure retries without the host name check."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.error_kind == "tls":
+            lax = Fetcher(self.http, ssl_context=broken_tls.no_host_name_check(self.http))
+            return lax.fetch(origin + "/.well-known/ai")
+        return fetch
+
+
+class RetriesWithAnyCa(ReferenceAgent):
+    """6.4: validates certificates, but on a failure retries trusting any CA (host name still checked)."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.error_kind == "tls":
+            return Fetcher(self.http, ssl_context=broken_tls.any_issuer()).fetch(origin + "/.well-known/ai")
+        return fetch
+
+
+class MeasuresCompactSize(ReferenceAgent):
+    """6.5: measures the document re-serialized without whitespace, not what was sent."""
+
+    def limits(self, base: Limits) -> Limits:
+        return replace(super().limits(base), max_body_bytes=16 * 1024 * 1024)
+
+    def parse(self, response: Exchange) -> Any:
+        value = super().parse(response)
+        if len(json.dumps(value, separators=(",", ":")).encode()) > MAX_DOCUMENT_BYTES:
+            raise ValueError("document over 256 KB")
+        return value
+
+
+class InvokesBeyondLimit(ReferenceAgent):
+    """6.5: reports at most 100 capabilities, but invokes any well-formed one of the document."""
+
+    def choose(self, found: Discovery, capability: str) -> dict | None:
+        chosen = super().choose(found, capability)
+        if chosen is not None or not isinstance(found.document, dict):
+            return chosen
+        for c in found.document.get("capabilities", []):
+            if self.well_formed(c) and c["id"] == capability:
+                return {"id": c["id"], "method": c["method"], "url": c["endpoint"] if not c["endpoint"].startswith("/")
+                        else self._origin + c["endpoint"]}
+        return None
+
+    def invoke(self, authority: str, capability: str, arguments: dict, now: datetime) -> Discovery:
+        self._origin = self.origin(authority) or ""
+        return super().invoke(authority, capability, arguments, now)
+
+
+class IgnoresCertificateDates(ReferenceAgent):
+    """6.4: validates the chain and the host name, but not the certificate's validity dates."""
+
+    def ssl_context(self, http: HttpConfig) -> ssl.SSLContext | None:
+        ctx = ssl.create_default_context(cafile=str(http.ca_bundle) if http.ca_bundle else None)
+        ctx.verify_flags |= 0x200000  # OpenSSL's X509_V_FLAG_NO_CHECK_TIME
+        return ctx
+
+
+VARIANTS.update({
+    "merges-alias-capabilities": MergesAliasCapabilities,
+    "parses-404-body": Parses404Body,
+    "follows-permanent-http-redirect": FollowsPermanentHttpRedirect,
+    "rejects-all-unknown-categories": RejectsAllUnknownCategories,
+    "urljoin-endpoints": UrljoinEndpoints,
+    "read-only-means-no-auth": ReadOnlyMeansNoAuth,
+    "accepts-alias-after-404": AcceptsAliasAfter404,
+    "ignores-params-shape": IgnoresParamsShape,
+    "caches-a-day": CachesADay,
+    "stores-no-store": StoresNoStore,
+    "prefers-expires": PrefersExpires,
+    "mishandles-not-modified": MishandlesNotModified,
+    "crashes-on-unlisted-server-error": CrashesOnUnlistedServerError,
+    "crashes-on-invalid-retry-after": CrashesOnInvalidRetryAfter,
+    "retries-404-at-once": Retries404AtOnce,
+    "obeys-seconds-only": ObeysSecondsOnly,
+    "retries-429-at-once": Retries429AtOnce,
+    "lenient-json": LenientJson,
+    "version-optional": VersionOptional,
+    "opaque-unknown-version": OpaqueUnknownVersion,
+    "rejects-major-version": RejectsMajorVersion,
+    "caches-encoded-credential": CachesEncodedCredential,
+    "bare-host-probes-http-first": BareHostProbesHttpFirst,
+    "http-fallback-on-server-error": HttpFallbackOnServerError,
+    "downgrades-after-tls-failure": DowngradesAfterTlsFailure,
+    "retries-without-hostname-check": RetriesWithoutHostnameCheck,
+    "retries-with-any-ca": RetriesWithAnyCa,
+    "measures-compact-size": MeasuresCompactSize,
+    "invokes-beyond-limit": InvokesBeyondLimit,
+    "ignores-certificate-dates": IgnoresCertificateDates,
+})

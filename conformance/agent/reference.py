@@ -17,7 +17,7 @@ import json
 import re
 import ssl
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, Literal
 from urllib.parse import urlencode, urlsplit
 
@@ -38,7 +38,8 @@ DEFAULT_RETRY_AFTER = timedelta(seconds=60)
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")
 _ID = re.compile(r"^[a-z][a-z0-9_]*\Z")
 _MAX_AGE = re.compile(r"(?:^|,)\s*max-age\s*=\s*\"?(\d+)\"?", re.IGNORECASE)
-_NO_STORE = re.compile(r"(?:^|,)\s*(no-store|no-cache)\b", re.IGNORECASE)
+_NO_STORE = re.compile(r"(?:^|,)\s*no-store\b", re.IGNORECASE)
+_NO_CACHE = re.compile(r"(?:^|,)\s*no-cache\b", re.IGNORECASE)
 
 Outcome = Literal["document", "none", "error", "invoked", "refused"]
 
@@ -63,6 +64,8 @@ class _Memory:
 
     found: Discovery | None = None
     fresh_until: datetime | None = None
+    #: The stored response's validators (ETag, Last-Modified), for a conditional request.
+    validators: dict[str, str] = field(default_factory=dict)
     #: No request to this authority before this time (after a 404 or a 429), and what to say.
     quiet_until: datetime | None = None
     quiet_answer: Discovery | None = None
@@ -168,6 +171,10 @@ class ReferenceAgent:
         """3.2: an unrecognized category value is ignored without error."""
         return True
 
+    def categories_ok(self, categories: list) -> bool:
+        """3.2: a document is never refused for its categories (each one is accepted)."""
+        return all(self.accept_category(c) for c in categories)
+
     def auth_required(self, auth: Any) -> bool | None:
         """3.4: without an auth object, authentication may be required (unknown: None)."""
         if not isinstance(auth, dict):
@@ -179,12 +186,39 @@ class ReferenceAgent:
         return copy.deepcopy(document)
 
     def freshness(self, response: Exchange, now: datetime) -> datetime | None:
-        """4.2: standard HTTP caching: Cache-Control max-age (no-store/no-cache: not reused)."""
+        """4.2: standard HTTP caching (RFC 9111): until when the stored response may be reused
+        without asking the server, or None: not stored at all (no-store, or nothing says how
+        long it stays fresh; the agent uses no heuristic freshness). no-cache stores it stale:
+        every reuse is revalidated first. max-age wins over Expires; an Expires that is not a
+        date means already expired."""
         value = response.header("cache-control") or ""
         if _NO_STORE.search(value):
             return None
-        m = _MAX_AGE.search(value)
-        return now + timedelta(seconds=int(m.group(1))) if m else None
+        if _NO_CACHE.search(value):
+            return now
+        if m := _MAX_AGE.search(value):
+            return now + timedelta(seconds=int(m.group(1)))
+        expires = response.header("expires")
+        if expires is None:
+            return None
+        when, date = http_date(expires), http_date(response.header("date") or "")
+        if when is None:
+            return now
+        return now + max(when - (date or now), timedelta(0))
+
+    def revalidate(self, origin: str, memory: "_Memory", now: datetime) -> Discovery | None:
+        """4.2: a stale stored document with a validator is revalidated with a conditional GET;
+        a 304 makes it fresh again (None: the server sent something else, which is concluded)."""
+        headers = {}
+        if etag := memory.validators.get("etag"):
+            headers["If-None-Match"] = etag
+        if modified := memory.validators.get("last-modified"):
+            headers["If-Modified-Since"] = modified
+        fetch = self.fetcher.fetch(origin + WELL_KNOWN, headers=headers)
+        if fetch.final is not None and fetch.final.status == 304 and memory.found is not None:
+            memory.fresh_until = self.freshness(fetch.final, now) or now
+            return memory.found
+        return self.conclude(origin, fetch, now)
 
     # ------------------------------------------------------------------ the operations
 
@@ -197,6 +231,8 @@ class ReferenceAgent:
             return memory.quiet_answer
         if memory and memory.found and memory.fresh_until and now < memory.fresh_until:
             return memory.found
+        if memory and memory.found and memory.validators:
+            return self.revalidate(origin, memory, now)
         return self.conclude(origin, self.fetch_document(origin), now)
 
     def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
@@ -225,20 +261,22 @@ class ReferenceAgent:
             return Discovery("none", error_kind="unsupported-version")
         service = value.get("service") if isinstance(value.get("service"), dict) else {}
         categories = service.get("category", [])
-        if isinstance(categories, list) and not all(self.accept_category(c) for c in categories):
+        if isinstance(categories, list) and not self.categories_ok(categories):
             return Discovery("none", error_kind="unknown-category")
         listed = value.get("capabilities") if isinstance(value.get("capabilities"), list) else []
         usable = [c for c in listed if self.well_formed(c)][: self.capability_limit()]
+        fresh_until = self.freshness(final, now)
         found = Discovery(
             "document",
             document=value,
             capabilities=[{"id": c["id"], "method": c["method"], "url": self.resolve(origin, c["endpoint"])}
                           for c in usable],
-            cached=self.cache_copy(value),
+            cached=self.cache_copy(value) if fresh_until is not None else None,
             auth_required=self.auth_required(value.get("auth")),
         )
         memory = self._remember(origin)
-        memory.found, memory.fresh_until = found, self.freshness(final, now)
+        memory.found, memory.fresh_until = (found, fresh_until) if fresh_until is not None else (None, None)
+        memory.validators = {k: v for k in ("etag", "last-modified") if (v := final.header(k))}
         return found
 
     def invoke(self, authority: str, capability: str, arguments: dict, now: datetime) -> Discovery:
@@ -246,7 +284,7 @@ class ReferenceAgent:
         found = self.discover(authority, now)
         if found.outcome != "document":
             return Discovery("refused", error_kind="no-document", messages=[found.error_kind or ""])
-        chosen = next((c for c in found.capabilities if c["id"] == capability), None)
+        chosen = self.choose(found, capability)
         if chosen is None:
             return Discovery("refused", error_kind="not-well-formed-or-unknown")
         url, method = chosen["url"], chosen["method"]
@@ -260,17 +298,30 @@ class ReferenceAgent:
         final = fetch.final
         return Discovery("invoked", status=final.status if final else None, error_kind=fetch.error_kind)
 
+    def choose(self, found: Discovery, capability: str) -> dict | None:
+        """4.1, 6.5: only a capability the agent processed (well-formed, within its limit)."""
+        return next((c for c in found.capabilities if c["id"] == capability), None)
+
     def _remember(self, origin: str) -> _Memory:
         return self._memory.setdefault(origin, _Memory())
 
 
 def retry_after(response: Exchange, now: datetime) -> timedelta:
-    """The wait a Retry-After header asks for (seconds or an HTTP date)."""
+    """The wait a Retry-After header asks for: delay-seconds or an HTTP-date (any of the three
+    forms of RFC 9110); a date in the past asks for none; a value that is neither, the default."""
     value = (response.header("retry-after") or "").strip()
     if value.isdigit():
         return timedelta(seconds=int(value))
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-        return max(when - now, timedelta(0))
-    except (TypeError, ValueError):
+    when = http_date(value)
+    if when is None:
         return DEFAULT_RETRY_AFTER
+    return max(when - now, timedelta(0))
+
+
+def http_date(value: str) -> datetime | None:
+    """An HTTP-date (IMF-fixdate, RFC 850 or asctime) as an aware UTC datetime, or None."""
+    try:
+        when = email.utils.parsedate_to_datetime(value.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.aiendpoint.conftest import (each, EXPLAINED_STATUS, Client, OtherMethod, Scenarios, redirect_chain,
+from conformance.aiendpoint.conftest import (EXPLAINED_STATUS, Client, OtherMethod, Scenarios, each, redirect_chain,
                                               response, said)
 from conformance.document import loads
 from conformance.fetch import Fetch

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from conformance.aiendpoint.conftest import Client, Scenarios, said
+from conformance.aiendpoint.conftest import Client, Scenarios, each, said
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, violation
 
@@ -164,9 +164,17 @@ def test_3_2_language_no_duplicates(document: Document) -> None:
 
 @clause("AIE-3.2-13")
 def test_3_2_agent_ignores_unrecognized_category(client: Client, scenarios: Scenarios) -> None:
-    """A discovery system encountering an unrecognized category value SHOULD ignore it without error."""
-    s = scenarios.new("unknown-category", patch=[
-        {"op": "replace", "path": "/service/category", "value": ["productivity", "quantum-notes"]}])
-    reply = client.discover(s)
-    if reply["outcome"] != "document":
-        violation(f"a document with the category 'quantum-notes' was served and {said(reply)}")
+    """A discovery system encountering an unrecognized category value SHOULD ignore it without
+    error. (An unknown value beside known ones, only unknown values, values a future version
+    might add in other spellings, many of them.)"""
+    families = [["productivity", "quantum-notes"], ["quantum-notes"], ["Notes", "ai_agents", "notes/v2"],
+                ["productivity"] + [f"future-{i}" for i in range(20)], ["ünïcode-kategorie", "storage"]]
+
+    def check(categories: list[str]) -> None:
+        s = scenarios.new("unknown-category", patch=[{"op": "replace", "path": "/service/category", "value": categories}])
+        reply = client.discover(s)
+        if reply["outcome"] != "document":
+            shown_list = ", ".join(categories[:4]) + (", ..." if len(categories) > 4 else "")
+            violation(f"a document with the categories [{shown_list}] was served and {said(reply)}")
+
+    each(families, check)

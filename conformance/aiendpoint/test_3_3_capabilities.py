@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document
 from conformance.document import Document, is_kind, kind_name
@@ -206,19 +207,48 @@ def test_3_3_returns_at_most_300(document: Document) -> None:
 # ------------------------------------------------------------------ agent role
 
 
+#: Relative endpoints ("/" first) and what they resolve to against https://HOST. "//..." begins
+#: with "/" too: by the sentence a path on the document's authority, never another host (a
+#: client may also leave it out as not well-formed).
+RELATIVE = {
+    "/api/notes/search": "/api/notes/search",
+    "/": "/",
+    "/api/search?q=a&limit=5": "/api/search?q=a&limit=5",
+    "/api/notes/:id": "/api/notes/:id",
+    "//elsewhere.adck.test/api/steal": "//elsewhere.adck.test/api/steal",
+}
+
+
 @clause("AIE-3.3-15")
 def test_3_3_agent_resolves_relative_endpoints(client: Client, scenarios: Scenarios) -> None:
     """If the value begins with "/" (U+002F), it is a relative path and MUST be resolved
-    against the authority of the AI Discovery Document's URI."""
-    s = scenarios.new("relative-endpoints")
+    against the authority of the AI Discovery Document's URI. (Paths of several shapes, a
+    query, a bare "/", and "//host/..." which stays on the document's authority; beside an
+    absolute endpoint, used as-is.)"""
+    caps = [{"id": f"cap_{i}", "description": f"Capability {i}", "endpoint": e, "method": "GET",
+             "params": {"q": "string, optional"}} for i, e in enumerate(RELATIVE)]
+    caps.append({"id": "create_note", "description": "Create a new text note", "params": {"title": "string, required"},
+                 "endpoint": "https://write.publisher.adck.test/api/notes", "method": "POST"})
+    s = scenarios.new("relative-endpoints", patch=[{"op": "replace", "path": "/capabilities", "value": caps}])
     reply = client.discover(s)
     accepted_document(reply)
-    urls = {c.get("id"): c.get("url") for c in reply.get("capabilities", [])}
-    expected = {"search_notes": f"https://{s.host}/api/notes/search",
-                "create_note": "https://write.publisher.adck.test/api/notes"}
-    missing = [cid for cid in expected if cid not in urls]
-    if missing:
-        untestable(f"the client did not report the well-formed capabilities {', '.join(missing)}")
-    wrong = [f"{cid} -> {urls[cid]!r} (expected {url})" for cid, url in expected.items() if urls[cid] != url]
+    urls = {c.get("id"): c.get("url") for c in reply.get("capabilities", []) if isinstance(c, dict)}
+    expected = {f"cap_{i}": f"https://{s.host}{path}" for i, path in enumerate(RELATIVE.values())}
+    expected["create_note"] = "https://write.publisher.adck.test/api/notes"
+    if not any(cid in urls for cid in ("cap_0", "create_note")):
+        untestable("the client did not report the well-formed capabilities cap_0 and create_note")
+    wrong = []
+    for i, endpoint in enumerate(RELATIVE):
+        cid = f"cap_{i}"
+        if cid not in urls:
+            continue
+        got = str(urls[cid])
+        if endpoint.startswith("//"):
+            if urlsplit(got).netloc.lower() != s.host:
+                wrong.append(f"{endpoint!r} -> {got!r} (another authority than {s.host})")
+        elif got != expected[cid]:
+            wrong.append(f"{endpoint!r} -> {got!r} (expected {expected[cid]})")
+    if "create_note" in urls and urls["create_note"] != expected["create_note"]:
+        wrong.append(f"an absolute endpoint -> {urls['create_note']!r} (used as-is: {expected['create_note']})")
     if wrong:
         violation("endpoints resolved wrongly: " + "; ".join(wrong))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from conformance.aiendpoint._uri import check_uri_member
-from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document
+from conformance.aiendpoint.conftest import Client, Scenarios, accepted_document, each
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, untestable, violation
 
@@ -60,11 +60,31 @@ def test_3_4_auth_object_included(document: Document) -> None:
 @clause("AIE-3.4-06")
 def test_3_4_agent_assumes_auth_may_be_required(client: Client, scenarios: Scenarios) -> None:
     """If the "auth" object is omitted entirely, an AI agent SHOULD assume that authentication
-    may be required."""
-    s = scenarios.new("no-auth-object", patch=[{"op": "remove", "path": "/auth"}])
-    reply = client.discover(s)
-    accepted_document(reply)
-    if "auth_required" not in reply:
-        untestable("the client's adapter does not report auth_required")
-    if reply["auth_required"] is False:
-        violation("the document has no auth object and the client concluded no authentication is required")
+    may be required. (Omitted from documents of every kind: with write capabilities, with
+    read-only ones, with rate limits that mention no agent tier, the minimal document of 8.1.)"""
+    read_only = [{"id": "get_forecast", "description": "Forecast for a city", "endpoint": "/api/forecast",
+                  "method": "GET", "params": {"city": "string, required"}}]
+    minimal = {"aiendpoint": "1.0", "service": {"name": "SimpleNotes", "description": "Create and retrieve notes."},
+               "capabilities": [{"id": "create_note", "description": "Create a new text note",
+                                 "endpoint": "/api/notes", "method": "POST"}]}
+    cases = {
+        "the reference document": [{"op": "remove", "path": "/auth"}],
+        "a read-only document": [{"op": "remove", "path": "/auth"},
+                                 {"op": "replace", "path": "/capabilities", "value": read_only}],
+        "a document with free rate limits": [{"op": "remove", "path": "/auth"},
+                                             {"op": "replace", "path": "/rate_limits",
+                                              "value": {"requests_per_minute": 600, "agent_tier_available": True}}],
+        "the minimal document": [{"op": "replace", "path": "", "value": minimal}],
+    }
+
+    def check(item: tuple[str, list]) -> None:
+        name, patch = item
+        s = scenarios.new("no-auth-object", patch=patch)
+        reply = client.discover(s)
+        accepted_document(reply)
+        if "auth_required" not in reply:
+            untestable("the client's adapter does not report auth_required")
+        if reply["auth_required"] is False:
+            violation(f"{name} has no auth object and the client concluded no authentication is required")
+
+    each(cases.items(), check)

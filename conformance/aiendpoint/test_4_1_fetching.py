@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from conformance.aiendpoint.conftest import Client, Scenarios, said
+from conformance.aiendpoint.conftest import Client, Scenarios, each, said
 from conformance.generated import generated, shown
 from conformance.outcomes import clause, untestable, violation
 from conformance.world.site import load_reference
@@ -29,33 +29,89 @@ def test_4_1_agent_performs_the_fetching_steps(client: Client, scenarios: Scenar
         violation("the document the client reports is not the one served")
 
 
+_TEXT = {"body": "text", "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]}
+
+#: What /.well-known/ai answers while /ai serves a valid document: every response other than
+#: that document (an error status, a body that is not JSON, a document missing a required
+#: field, another media type). A 404 is among them: the MAY of 4.1-03 lets the agent fetch
+#: /ai, and this sentence forbids treating what it gets as valid (AMB-18).
+WELL_KNOWN_FAILURES = {
+    "404": {"status": 404, "text": "not found", **_TEXT},
+    "410": {"status": 410, "text": "gone", **_TEXT},
+    "500": {"status": 500, "text": "oops", **_TEXT},
+    "503": {"status": 503, "text": "busy", **_TEXT},
+    "200 with a body that is not JSON": {"body": "text", "text": "{not json"},
+    "200 with a document missing service": {"patch": [{"op": "remove", "path": "/service"}]},
+    "200 as text/html": {"headers": {"Content-Type": "text/html; charset=utf-8"}},
+}
+
+
 @clause("AIE-4.1-04")
 def test_4_1_agent_does_not_accept_ai_when_well_known_differs(client: Client, scenarios: Scenarios) -> None:
     """However, the "/.well-known/ai" location is authoritative, and agents MUST NOT treat a
-    response from "/ai" as valid if the "/.well-known/ai" location returns a different response."""
-    s = scenarios.new("well-known-fails-alias-serves", alias=True, routes=[{
-        "path": "/.well-known/ai", "status": 503, "body": "text", "text": "busy",
-        "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]}])
-    reply = client.discover(s)
-    if reply["outcome"] == "document":
-        violation("/.well-known/ai answered 503 and the client accepted the document /ai serves")
+    response from "/ai" as valid if the "/.well-known/ai" location returns a different response.
+    (/ai serves a valid document, named "Alias Notes", while /.well-known/ai answers anything
+    else, a 404 included: fetching /ai is allowed, accepting its document is not, AMB-18.
+    Accepting what /.well-known/ai itself served is judged by 4.1-01 and 4.3.)"""
+
+    def check(item: tuple[str, dict]) -> None:
+        name, route = item
+        s = scenarios.new("well-known-fails-alias-serves", alias=True, routes=[
+            {"path": "/.well-known/ai", **route},
+            {"path": "/ai", "patch": [{"op": "replace", "path": "/service/name", "value": "Alias Notes"}]}])
+        reply = client.discover(s)
+        document = reply.get("document") if reply["outcome"] == "document" else None
+        service = document.get("service") if isinstance(document, dict) else None
+        if isinstance(service, dict) and service.get("name") == "Alias Notes":
+            violation(f"/.well-known/ai answered {name} and the client accepted the document /ai serves")
+
+    each(WELL_KNOWN_FAILURES.items(), check)
+
+
+#: Capabilities that are not well-formed (4.1: method, endpoint, parameters), each added to
+#: the reference document as "purge_notes", whose endpoint path contains "purge".
+MALFORMED = {
+    "method FETCH": {"endpoint": "/api/purge", "method": "FETCH"},
+    "method in lower case": {"endpoint": "/api/purge", "method": "delete"},
+    "no method": {"endpoint": "/api/purge"},
+    "an endpoint neither a path nor an absolute URI": {"endpoint": "api/purge", "method": "DELETE"},
+    "an empty endpoint": {"endpoint": "", "method": "DELETE", "params": {"purge": "boolean, required"}},
+    "a javascript: endpoint": {"endpoint": "javascript:purge()", "method": "DELETE"},
+    "params that are a string": {"endpoint": "/api/purge", "method": "DELETE", "params": "scope: string"},
+    "params that are a list": {"endpoint": "/api/purge", "method": "DELETE", "params": ["scope"]},
+    "a parameter described by a number": {"endpoint": "/api/purge", "method": "DELETE", "params": {"scope": 3}},
+}
 
 
 @clause("AIE-4.1-05")
 def test_4_1_agent_does_not_invoke_malformed_capabilities(client: Client, scenarios: Scenarios) -> None:
     """An agent MUST NOT issue requests to any capability endpoint described in the AI
     Discovery Document without first confirming that the document is valid and that the
-    capability's method, endpoint, and parameters are well-formed."""
-    s = scenarios.new("malformed-capability", patch=[{"op": "add", "path": "/capabilities/-", "value": {
-        "id": "purge_notes", "description": "Delete every note", "endpoint": "/api/purge", "method": "FETCH"}}])
-    reply = client.invoke(s, "purge_notes")
-    hits = [r for r in s.requests() if r.path.startswith("/api/purge")]
-    if hits:
-        violation(f"the client sent {hits[0].method} {hits[0].path} for a capability whose method FETCH is not allowed")
-    if reply["outcome"] == "invoked":
-        violation("the client says it invoked a capability whose method FETCH is not allowed")
-    if not any(r.path == "/.well-known/ai" for r in s.requests()):
-        untestable(f"the client never fetched the document ({said(reply)}), so it met no malformed capability")
+    capability's method, endpoint, and parameters are well-formed. (Each way a method, an
+    endpoint or the parameters can be malformed; and a well-formed capability of a document
+    that is not valid: its service is not an object, as Section 3 defines it. A document
+    missing a required field is 4.3-06's space, whose SHOULD an agent MAY set aside (4.3-07)
+    as long as it invokes nothing from it.)"""
+    cases = [(f"a capability with {name}", [{"op": "add", "path": "/capabilities/-", "value": {
+        "id": "purge_notes", "description": "Delete every note", **fields}}]) for name, fields in MALFORMED.items()]
+    cases.append(("a document whose service is not an object", [
+        {"op": "replace", "path": "/service", "value": "Reference Notes"},
+        {"op": "replace", "path": "/capabilities/0", "value": {
+            "id": "purge_notes", "description": "Delete every note", "endpoint": "/api/purge", "method": "DELETE"}}]))
+
+    def check(case: tuple[str, list]) -> None:
+        name, patch = case
+        s = scenarios.new("malformed-capability", patch=patch)
+        reply = client.invoke(s, "purge_notes")
+        hits = [r for r in s.requests() if "purge" in r.path or "purge" in r.query]
+        if hits:
+            violation(f"{name}: the client sent {hits[0].method} {hits[0].path}")
+        if reply["outcome"] == "invoked":
+            violation(f"{name}: the client says it invoked it")
+        if not any(r.path == "/.well-known/ai" for r in s.requests()):
+            untestable(f"the client never fetched the document ({said(reply)}), so it met no malformed capability")
+
+    each(cases, check)
 
 
 MINIMAL = {"aiendpoint": "1.0", "service": {"name": "SimpleNotes", "description": "Create and retrieve plain text notes."},

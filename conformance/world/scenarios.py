@@ -8,6 +8,8 @@ request a client sends. Listeners:
 * ``http``        plain HTTP, for the same names (a client should never reach it)
 * ``wrong-name``  a mock-CA certificate for another name (RFC 6125 hostname check)
 * ``untrusted``   a certificate for ``*.adck.test`` from a CA the client was not told to trust
+* ``expired``     a mock-CA certificate for ``*.adck.test`` that expired years ago (real time:
+                  certificate dates are checked against the machine's clock, not the harness's)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import trustme
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 from werkzeug.http import http_date
+from werkzeug.serving import WSGIRequestHandler
 
 from conformance.fetch import Exchange
 from conformance.harness.adapters import Step
@@ -38,7 +41,7 @@ if TYPE_CHECKING:
 logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
 DOMAIN = "adck.test"
-Listener = Literal["https", "http", "wrong-name", "untrusted"]
+Listener = Literal["https", "http", "wrong-name", "untrusted", "expired"]
 
 
 @dataclass
@@ -123,11 +126,13 @@ class ScenarioWorld:
             "http": None,
             "wrong-name": tls.server_context("not-the-name-you-asked-for.invalid"),
             "untrusted": _context(foreign_ca, f"*.{DOMAIN}"),
+            "expired": _context(tls.authority(), f"*.{DOMAIN}", expired=True),
         }
         for name, ctx in contexts.items():
             server = LoopbackServer(host="127.0.0.1", port=0, ssl_context=ctx, threaded=True)
             server.expect_request(re.compile(".*")).respond_with_handler(self._handler(name))
             server.start()
+            server.server.RequestHandlerClass = _OneDateHandler  # type: ignore[union-attr]
             self._servers[name] = server
 
     def _respx_answer(self, request: "httpx.Request") -> "httpx.Response":
@@ -150,8 +155,11 @@ class ScenarioWorld:
         host = raw if raw.startswith("[") else raw.rsplit(":", 1)[0].lower()
         site = self._sites.get(host)
         response = respond(site, request) if site is not None else Response(b"no such scenario\n", status=421)
-        if self.clock is not None:  # the client's clock, so that Date and max-age agree with `now`
-            response.headers["Date"] = http_date(self.clock)
+        etag = response.headers.get("ETag")
+        if response.status_code == 200 and etag and etag in request.headers.get("If-None-Match", ""):
+            response = _not_modified(response)  # a conditional GET that matches the route's ETag
+        # the client's clock, so that Date and max-age agree with `now` (the machine's, without one)
+        response.headers["Date"] = http_date(self.clock) if self.clock is not None else http_date()
         with self._lock:
             self._log.append(Recorded(listener, host, request.method, request.path,
                                       request.query_string.decode("latin-1"), dict(request.headers),
@@ -173,7 +181,7 @@ class ScenarioWorld:
     def add(self, name: str, site: Site, *, patch: list[dict] | None = None, routes: list[dict] | None = None,
             listener: Listener = "https") -> Scenario:
         """A new scenario: ``site`` changed like a mutant (JSON patch, route changes), under a fresh name."""
-        if self.mode == "respx" and listener in ("wrong-name", "untrusted"):
+        if self.mode == "respx" and listener in ("wrong-name", "untrusted", "expired"):
             from conformance.outcomes import untestable
 
             untestable("certificate checks need real TLS: run this clause in the socket world (without --world respx)")
@@ -212,9 +220,32 @@ class ScenarioWorld:
         self.stop()
 
 
-def _context(ca: trustme.CA, hostname: str):
+def _context(ca: trustme.CA, hostname: str, expired: bool = False):
     import ssl
 
     ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ca.issue_cert(hostname).configure_cert(ctx)
+    dates = {"not_before": datetime(2020, 1, 1), "not_after": datetime(2021, 1, 1)} if expired else {}
+    ca.issue_cert(hostname, **dates).configure_cert(ctx)
     return ctx
+
+
+def _not_modified(response: Response) -> Response:
+    """304 Not Modified for a 200: the same validators and freshness headers, no body."""
+    kept = {k: v for k, v in response.headers.items()
+            if k.lower() in ("etag", "cache-control", "expires", "last-modified", "vary")}
+    answer = Response(b"", status=304)
+    del answer.headers["Content-Type"]
+    for name, value in kept.items():
+        answer.headers[name] = value
+    return answer
+
+
+class _OneDateHandler(WSGIRequestHandler):
+    """Werkzeug's handler without the Date of the machine's clock that http.server adds to
+    every response: the world sends one Date, the clients' clock (two Dates, one of them in
+    real time, would make Expires and Retry-After dates unreadable for a client)."""
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.log_request(code)
+        self.send_response_only(code, message)
+        self.send_header("Server", self.version_string())

@@ -110,7 +110,7 @@ class ToyClient:
         if (resp.getheader("Content-Type") or "").split(";")[0].strip().lower() != "application/json":
             return {"outcome": "none", "error_kind": "not-json"}
         try:
-            doc = json.loads(body)
+            doc = json.loads(body, parse_constant=_not_json)  # RFC 8259: NaN and Infinity are not JSON
         except ValueError:  # not JSON: the service does not implement the draft
             return {"outcome": "none", "error_kind": "invalid-json"}
         if not (isinstance(doc, dict) and isinstance(doc.get("aiendpoint"), str)
@@ -131,6 +131,10 @@ class ToyClient:
             reply["cached"] = doc  # exactly what is stored: the document, which holds no credential
             self.cache[origin] = (now + timedelta(seconds=int(max_age.group(1))), reply)
         return reply
+
+
+def _not_json(word):
+    raise ValueError(f"{word} is not JSON")
 
 
 SESSIONS = {}  # session id -> ToyClient, kept until stop
