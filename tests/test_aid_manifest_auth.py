@@ -54,3 +54,68 @@ def test_secret_mutant_reports_hold_no_secret(name: str, tmp_path: Path) -> None
     texts = {p.name: p.read_text("utf-8", errors="replace") for p in tmp_path.rglob("*") if p.is_file()}
     assert "report.json" in texts and shown in texts["report.json"], "the manifest is in the evidence"
     assert [n for n, t in texts.items() if secret in t] == []
+
+
+# ---------------------------------------------------------------- conforming edge cases (no false fails)
+
+from conformance.world.site import Mutant  # noqa: E402
+
+#: Providers the widened provider tests must still pass: each is the reference with one change
+#: that the draft allows, next to the breaks the new broken variants make.
+CONFORMING = {
+    # AMB-30: the body decides, not the media type
+    "json-served-as-text-html": {"route": [{"path": "/.well-known/aid.json", "headers": {"Content-Type": "text/html"}}]},
+    "json-served-without-media-type": {"route": [{"path": "/.well-known/aid.json", "remove_headers": ["Content-Type"]}]},
+    "json-with-utf8-bom": {"route": [{"path": "/.well-known/aid.json", "encoding": "utf-8-sig"}]},
+    # AID-2.1-18 (AMB-04): equal after RFC 3986 normalisation
+    "record-uri-case-and-default-port": {"dns": {"txt": [
+        "v=aid1;uri=HTTPS://API.Provider.adck.test:443/mcp;proto=mcp;auth=pat;",
+        "config=https://provider.adck.test/.well-known/aid.json"]}},
+    # AID-2.1-11/14: the remote implementation listed second, the record holding uri and proto
+    "remote-listed-second": {"patch": [
+        {"op": "add", "path": "/implementations/-", "value": {
+            "name": "Cloud", "type": "remote", "protocol": "mcp", "uri": "https://api.provider.adck.test/mcp",
+            "authentication": {"scheme": "none"}}},
+        {"op": "remove", "path": "/implementations/0"}]},
+    # AID-2.1-12/15 and AID-2.1-23: local only, the record without uri and proto
+    "local-only": {"dns": {"txt": ["v=aid1;config=https://provider.adck.test/.well-known/aid.json"]},
+                   "patch": [{"op": "remove", "path": "/implementations/0"}]},
+    # AID-B-01: the boundary itself
+    "ttl-0": {"dns": {"ttl": 0}},
+    # AID-C-03: the other body of the table
+    "revocation-revoked": {"route": [{"path": "/agent/status", "text": '{"status":"revoked"}'}]},
+    # AID-2.2.4-13/14 (AMB-31): the endpoints of the other flow are not required
+    "oauth2-service-without-flow-endpoints": {"patch": [
+        {"op": "replace", "path": "/implementations/1/authentication/scheme", "value": "oauth2_service"},
+        {"op": "add", "path": "/implementations/1/authentication/oauth",
+         "value": {"tokenEndpoint": "https://provider.adck.test/oauth/token"}}]},
+}
+
+
+def _serve_and_run(variant: dict):
+    """The reference provider with ``variant`` applied, served as builtin serves it (signed
+    zone on a mock DNS, manifest on the mock HTTPS world), checked as a live domain."""
+    from conformance.world import https, tls
+    from conformance.world.dns import MockDNS
+    from conformance.world.site import load_provider, mutate_provider
+
+    mutant = Mutant(name="conforming", clause=None, summary="conforming", dns=variant.get("dns", {}),
+                    patch=tuple(variant.get("patch", ())), routes=tuple(variant.get("route", ())))
+    provider = mutate_provider(load_provider("aid"), mutant)
+    with MockDNS() as server:
+        zone = server.add_zone(provider.domain, provider.zone_text(), sign=provider.sign)
+        origin = https.serve(provider.site)
+        try:
+            return quiet_run("aid", provider.domain, nameservers=[f"127.0.0.1:{server.port}"],
+                             connect_to=[f"{provider.site.hostname}:443:127.0.0.1:{origin.port}", "::127.0.0.1:9"],
+                             ca_bundle=str(tls.ca_bundle()), timeout=3,
+                             dnssec_anchors=[f"{provider.domain}. IN DS {zone.keys.ds[0].to_text()}"]).report
+        finally:
+            origin.stop()
+
+
+@pytest.mark.parametrize("name", sorted(CONFORMING))
+def test_conforming_provider_fails_nothing(name: str) -> None:
+    report = _serve_and_run(CONFORMING[name])
+    assert report.summary.level == "full", [(r.clause, r.outcome, r.message) for r in report.results
+                                            if r.outcome not in ("pass", "not-applicable")]

@@ -14,6 +14,7 @@ from conformance import catalog
 from conformance.resources import fixtures_dir
 from conformance.world.site import apply_patch, load_mutants
 from tests.conftest import failing, outcomes, quiet_run
+from tests.test_aid_suite import assert_verdict_names_its_failures
 
 FIXTURES = fixtures_dir("aid")
 MANIFEST = json.loads((FIXTURES / "aid.json").read_text("utf-8"))
@@ -74,6 +75,7 @@ def test_manifest_mutant_as_file_fails_exactly_its_clause(name: str, tmp_path: P
     report = quiet_run("aid", _file(tmp_path, apply_patch(MANIFEST, mutant.patch))).report
     document_also = {c for c in mutant.also_fails if PROFILE.clauses[c].role == "document"}
     assert failing(report) == {mutant.clause} | document_also
+    assert_verdict_names_its_failures(report)
     message = next(r.message for r in report.results if r.clause == mutant.clause)
     assert message and ("implementations" in message or "manifest" in message or "metadata" in message
                         or "schemaVersion" in message or "name" in message), message

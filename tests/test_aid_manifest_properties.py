@@ -3,7 +3,9 @@ no clause; each break fails exactly its clause.
 
 Each example is a whole suite run on a manifest file (~0.25 s), so the example counts are
 small; ADCK_AID_MANIFEST_EXAMPLES=<n> runs every property with n examples (a bug hunt).
-The strategies are in tests/aid_manifest_strategies.py.
+The strategies and the named breaks are in conformance/aid/manifests.py; every named break
+(clause, way) is run on its own below, through the suite's own tests called in-process
+(conformance.aid.oracle.judge_manifest: milliseconds an example), and must fail exactly its clause.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from hypothesis import strategies as st
 from conformance import catalog
 from conformance.resources import fixtures_dir
 from conformance.world.site import apply_patch, load_mutants
-from tests.aid_manifest_strategies import BREAKS, broken, manifests, manifests_for, shaped_manifests
+from conformance.aid import strategies
+from conformance.aid.manifests import BREAKS, WAYS, broken, broken_by, manifests, manifests_for, shaped_manifests
+from conformance.aid.oracle import judge_manifest
 from tests.conftest import quiet_run
 
 PROFILE = catalog.load("aid")
@@ -127,12 +131,45 @@ def test_mutant_patch_on_a_generated_manifest_fails_exactly_its_clause(folder: P
     assert set(got) == expected(name), got
 
 
-@settings(PROPERTY, max_examples=_examples(25))
+@settings(PROPERTY, max_examples=_examples(12))
 @given(data=st.data())
 def test_break_of_a_generated_manifest_fails_exactly_its_clause(folder: Path, data: st.DataObject) -> None:
     clause = data.draw(st.sampled_from(sorted(BREAKS)), label="clause")
     manifest = data.draw(manifests_for(clause), label="manifest")
     bad = broken(manifest, clause, data)
     note(f"broken: {json.dumps(bad, ensure_ascii=False)}")
-    got = failed(judge(folder, bad))
+    results = judge(folder, bad)
+    got = failed(results)
     assert set(got) == {clause}, got
+    assert judge_manifest(bad) == {c: o for c, (o, _m) in results.items() if c in judge_manifest(bad)}, \
+        "the in-process oracle of the named breaks judges as a suite run does"
+
+
+# ---------------------------------------------------------------- every named way, on its own
+
+PAIRS = [(clause, way) for clause, ways in sorted(WAYS.items()) for way in ways]
+
+
+def test_named_breaks_are_the_ways() -> None:
+    """What conformance.proofs counts is exactly what the next test runs."""
+    named = strategies.named_breaks()
+    assert {c: named[c] for c in WAYS} == {c: tuple(f"{c}:{w}" for w in ways) for c, ways in WAYS.items()}
+    assert all(len(ways) >= 2 for ways in WAYS.values())
+
+
+def test_the_oracle_agrees_with_a_suite_run(folder: Path) -> None:
+    reference = json.loads((FIXTURES / "aid.json").read_text("utf-8"))
+    for value in (reference, apply_patch(reference, MUTANTS["manifest-no-name"].patch)):
+        run = {c: o for c, (o, _m) in judge(folder, value).items() if c in MANIFEST_CLAUSES}
+        assert {c: o for c, o in judge_manifest(value).items() if c in MANIFEST_CLAUSES} == run
+
+
+@pytest.mark.parametrize(("clause", "way"), PAIRS, ids=[f"{c}:{w}" for c, w in PAIRS])
+@settings(PROPERTY, max_examples=_examples(4))
+@given(data=st.data())
+def test_each_named_break_fails_exactly_its_clause(clause: str, way: str, data: st.DataObject) -> None:
+    manifest = data.draw(manifests_for(clause, way), label="manifest")
+    bad = broken_by(manifest, clause, way, data)
+    note(f"broken: {json.dumps(bad, ensure_ascii=False)}")
+    outcomes = judge_manifest(bad)
+    assert {c for c, o in outcomes.items() if o == "fail"} == {clause}, outcomes

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import catalog
+from conformance import catalog, proofs
 from conformance.aid.record import parse_zone_line
 from conformance.world.dns import MockDNS
 from conformance.world.site import load_mutants
@@ -29,12 +29,68 @@ def test_reference_provider_passes() -> None:
     assert report.target["dns_queries"] >= 1
 
 
+def assert_verdict_names_its_failures(report) -> None:
+    """A non-conformant verdict names at least one failing clause, and each MUST it could not
+    check because a prerequisite failed names the clause that failed (``see AID-...``)."""
+    __tracebackhide__ = True
+    if report.summary.level != "non-conformant":
+        return
+    failed = {r.clause for r in report.results if r.outcome == "fail"}
+    assert failed, "non-conformant, yet no clause failed: " + repr(
+        [(r.clause, r.outcome, r.message[:80]) for r in report.results if r.outcome not in ("pass", "not-applicable")][:8])
+    unnamed = [(r.clause, r.message) for r in report.results
+               if r.outcome == "untestable" and r.untestable_reason == "prerequisite" and r.level == "MUST"
+               and not any(cid in r.message for cid in failed)]
+    assert unnamed == [], "untestable MUSTs that do not name the failing clause they depend on"
+
+
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_mutant_fails_exactly_its_clause(name: str) -> None:
+    """Walks every broken provider (and the document variants served by one): each fails
+    exactly its clause, and its non-conformant verdict names that failing clause."""
     mutant = MUTANTS[name]
     report = quiet_run("aid", f"builtin:{name}").report
     assert failing(report) == {mutant.clause} | set(mutant.also_fails), [
         (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
+    assert_verdict_names_its_failures(report)
+
+
+#: Documents that are not a manifest (no JSON text, or JSON that is no object), as files: each
+#: fails AID-2.2.1-01 (AMB-30), every other manifest clause it blocks names AID-2.2.1-01.
+NOT_A_MANIFEST = {
+    "html-page": b"<!doctype html><html><head><title>Notes</title></head><body><h1>Not found</h1></body></html>",
+    "cut-short": b'{"schemaVersion": "1", "name": "Notes", "implementations": [',
+    "empty-file": b"",
+    "json-array": b'[{"schemaVersion": "1", "name": "Notes", "implementations": []}]',
+    "json-string": b'"https://provider.adck.test/.well-known/aid.json"',
+    "json-null": b"null",
+    "latin-1": '{"schemaVersion": "1", "name": "Référence", "implementations": []}'.encode("latin-1"),
+    "utf-16": '{"schemaVersion": "1", "name": "Notes", "implementations": []}'.encode("utf-16"),
+    "yaml": b"schemaVersion: '1'\nname: Notes\nimplementations: []\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_A_MANIFEST))
+def test_a_document_that_is_not_a_manifest_fails_the_clause_that_says_it_is(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "aid.json"
+    path.write_bytes(NOT_A_MANIFEST[name])
+    report = quiet_run("aid", str(path)).report
+    assert report.roles == ["document"] and failing(report) == {"AID-2.2.1-01"}
+    assert_verdict_names_its_failures(report)
+    blocked = [(r.clause, r.message) for r in report.results if r.outcome == "untestable"
+               and r.untestable_reason == "prerequisite" and "AID-2.2.1-01" not in r.message]
+    assert blocked == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in MUTANTS.items() if m.dns.get("txt") and not m.routes))
+def test_broken_record_as_document_names_its_failure(name: str) -> None:
+    """Every record break, checked as a txt: target (document role): a non-conformant verdict
+    names a failing clause, and only clauses the variant declares fail."""
+    mutant = MUTANTS[name]
+    report = quiet_run("aid", "txt:" + "".join(mutant.dns["txt"])).report
+    declared = {c for c in {mutant.clause, *mutant.also_fails} if PROFILE.clauses[c].role == "document"}
+    assert failing(report) == declared
+    assert_verdict_names_its_failures(report)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, m in MUTANTS.items() if m.also_fails and m.dns.get("txt")))
@@ -45,9 +101,19 @@ def test_record_breaks_are_clean_as_txt_targets(name: str) -> None:
     assert report.roles == ["document"] and failing(report) == {mutant.clause}
 
 
-#: Clauses no break can isolate: in v1 they are implied by other clauses.
-RESTATED = {"AID-2.4-01": "under v=aid1 a schemaVersion of another major also breaks AID-2.2.1-02 (\"1\"), "
-                          "and a record of another v= breaks AID-2.1-09: AMB-09"}
+#: Clauses no break can isolate (in v1 they are implied by other clauses): the [exempt] table
+#: of profiles/aid/mutant-floor.toml, each with its reason (AID-2.4-01: AMB-09).
+RESTATED = proofs.exempt(PROFILE)
+
+
+def test_exempt_clauses_are_still_proven_able_to_fail() -> None:
+    """An exempt clause has no single-clause proof, but its test fails on a broken variant
+    that names it (as its clause or in also_fails), and the exemption says why."""
+    assert RESTATED, "mutant-floor.toml lists the version interlock (AMB-09)"
+    for cid, why in RESTATED.items():
+        assert PROFILE.coverage()[cid].status == "tested" and len(why) > 40
+        assert any(cid == m.clause or cid in m.also_fails for m in MUTANTS.values()), cid
+        assert not proofs.proofs(PROFILE).get(cid), f"{cid} has a clean proof now: drop its exemption"
 
 
 def test_every_tested_clause_has_a_clean_proof() -> None:

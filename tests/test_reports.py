@@ -194,26 +194,19 @@ def test_a_failure_names_the_ambiguity_it_rests_on(mutant_reports: Path, tmp_pat
 
 # ------------------------------------------------------------------ an adapter error is no verdict (#8.4)
 _BROKEN_ADAPTER = '''
-import json, sys
 for line in sys.stdin:
     m = json.loads(line)
     if m["type"] == "stop":
         break
-    if m["type"] == "hello":
-        print(json.dumps({"type": "hello", "protocol": "adck-harness/1",
-                          "client": {"name": "broken"}, "operations": ["aiendpoint.discover"]}), flush=True)
-        continue
     print(json.dumps({"type": "result", "id": m["id"], "outcome": "maybe"}), flush=True)
 '''
 
 
 def test_an_adapter_that_breaks_the_protocol_exits_2_without_a_verdict(capsys: pytest.CaptureFixture,
                                                                        tmp_path: Path) -> None:
-    import sys
+    from tests.hostile import adapter_command
 
-    script = tmp_path / "adapter.py"
-    script.write_text(_BROKEN_ADAPTER, encoding="utf-8")
-    code = cli.main(["run", "aiendpoint", "--role", "agent", "--target", f"cmd:{sys.executable} {script}",
+    code = cli.main(["run", "aiendpoint", "--role", "agent", "--target", adapter_command(tmp_path, _BROKEN_ADAPTER),
                      "--report-dir", str(tmp_path / "r"), "--format", "json,badge,md"])
     err = capsys.readouterr().err
     assert code == 2 and "adapter broke the harness protocol" in err

@@ -7,9 +7,6 @@ open; a run narrowed by its deadline is partial and never conformant.
 from __future__ import annotations
 
 import json
-import os
-import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -18,33 +15,10 @@ import pytest
 from conformance import plugin
 from conformance.harness import adapters
 from tests.conftest import quiet_run
-
-HELLO = '''
-import json, os, sys, time
-def hello():
-    line = sys.stdin.readline()
-    print(json.dumps({"type": "hello", "protocol": "adck-harness/1", "client": {"name": "hostile"},
-                      "operations": ["aiendpoint.discover"]}), flush=True)
-hello()
-'''
-
+from tests.hostile import adapter_command, gone
 
 def _adapter(tmp_path: Path, body: str) -> str:
-    script = tmp_path / "adapter.py"
-    script.write_text(HELLO + textwrap.dedent(body), encoding="utf-8")
-    return f"cmd:{sys.executable} {script}"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie is dead for our purpose
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
+    return adapter_command(tmp_path, body)
 
 
 def test_clauses_not_started_by_the_deadline_are_untestable_and_the_run_partial() -> None:
@@ -98,12 +72,7 @@ def test_a_forked_child_holding_stdout_is_ended_with_its_adapter(tmp_path: Path)
             print(json.dumps({{"type": "result", "id": m["id"], "outcome": "none"}}), flush=True)
     ''')
     quiet_run("aiendpoint", target, roles=["agent"], run_timeout=120)
-    pid = int(pidfile.read_text())
-    for _ in range(50):
-        if not _alive(pid):
-            break
-        time.sleep(0.1)
-    assert not _alive(pid), "the adapter's child outlived the run"
+    assert gone(int(pidfile.read_text())), "the adapter's child outlived the run"
     assert not adapters._LIVE
 
 

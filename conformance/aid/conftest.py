@@ -9,9 +9,9 @@ import pytest
 
 from conformance.aid.record import AidRecord, parse
 from conformance.dns import Resolver, TxtAnswer
-from conformance.document import Document
+from conformance.document import Document, kind_name
 from conformance.fetch import Fetch, Fetcher
-from conformance.outcomes import not_applicable, untestable
+from conformance.outcomes import Untestable, not_applicable, untestable
 from conformance.targets import Target
 
 
@@ -83,11 +83,54 @@ def manifest_fetch(adck_target: Target, adck_fetcher: Fetcher, request: pytest.F
     return adck_fetcher.get(config)
 
 
+class Manifest(Document):
+    """The AID manifest. §2.2 calls it "a JSON document" and §2.2.1 gives its schema, an
+    object whose first required member is schemaVersion: a document that is not JSON, or
+    not a JSON object, fails AID-2.2.1-01 (AMB-30), and every clause that reads into it is
+    *untestable*, naming that clause."""
+
+    def not_json(self) -> str | None:
+        """Why the readable bytes are not a JSON text (not UTF-8, RFC 8259 8.1, or not JSON),
+        or None; None too when the kit could not judge (larger than it reads, nested too deep)."""
+        if self.truncated or self.too_deep:
+            return None
+        return self.utf8_error and f"it is not UTF-8 ({self.utf8_error})" or self.parse_error
+
+    def value(self):
+        __tracebackhide__ = True
+        if why := self.not_json():
+            untestable(f"the manifest is not a JSON document: {why} (see AID-2.2.1-01)")
+        return super().value()
+
+    def top(self) -> dict:
+        __tracebackhide__ = True
+        value = self.value()
+        if not isinstance(value, dict):
+            untestable(f"the manifest is a JSON {kind_name(value)}, not an object (see AID-2.2.1-01)")
+        return value
+
+    #: The clause that requires (or types) each top-level member: a clause blocked by the
+    #: member names it.
+    MEMBER_CLAUSES = {"schemaVersion": "AID-2.2.1-01", "name": "AID-2.2.1-03", "metadata": "AID-2.2.1-04",
+                      "implementations": "AID-2.2.1-10"}
+
+    def member(self, *path, kind=None, required: bool = True):
+        __tracebackhide__ = True
+        try:
+            return super().member(*path, kind=kind, required=required)
+        except Untestable as exc:
+            see = self.MEMBER_CLAUSES.get(path[0]) if path and isinstance(path[0], str) else None
+            reason = str(exc.msg).removeprefix("untestable: ")
+            if see is None or "AID-" in reason:
+                raise
+            untestable(f"{reason} (see {see})")
+
+
 @pytest.fixture(scope="session")
-def manifest(adck_target: Target, request: pytest.FixtureRequest) -> Document:
+def manifest(adck_target: Target, request: pytest.FixtureRequest) -> Manifest:
     """The AID manifest: the file of a manifest target, or the document at the record's config."""
     if adck_target.document_path is not None:
-        return Document.from_file(adck_target.document_path, adck_target.http.limits.max_body_bytes)
+        return Manifest.from_file(adck_target.document_path, adck_target.http.limits.max_body_bytes)
     if adck_target.record is not None:
         not_applicable("the target is a TXT record on its own: its manifest is not fetched")
     fetch: Fetch = request.getfixturevalue("manifest_fetch")
@@ -95,7 +138,13 @@ def manifest(adck_target: Target, request: pytest.FixtureRequest) -> Document:
     if final is None or (fetch.error and fetch.error_kind != "too-large") or not 200 <= final.status < 300:
         why = fetch.describe_error() if fetch.error else f"{final.status} {final.reason}" if final else "no answer"
         untestable(f"the manifest at {fetch.url} could not be had: {why} (see AID-2.2-01)")
-    return Document.from_fetch(fetch)
+    found = Manifest.from_fetch(fetch)
+    if not final.body:
+        untestable(f"the manifest at {fetch.url} could not be had: 200 with an empty body (see AID-2.2-01)")
+    if why := found.not_json():
+        # what the config URL serves is not the manifest, "a JSON document" (§2.2): AMB-30
+        untestable(f"what {fetch.url} serves is not a JSON document: {why} (see AID-2.2-01)")
+    return found
 
 
 def value_of(record: RecordUnderTest, key: str) -> str:

@@ -26,6 +26,8 @@ class AidRecord:
     text: str
     pairs: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: Each pair's value as written, white space around it kept (``pairs`` has it stripped).
+    written: list[str] = field(default_factory=list)
 
     def get(self, key: str) -> str | None:
         """The value of the first pair with this key (keys compare as written)."""
@@ -33,6 +35,10 @@ class AidRecord:
 
     def keys(self) -> list[str]:
         return [k for k, _ in self.pairs]
+
+    def get_written(self, key: str) -> str | None:
+        """The value of the first pair with this key as written (white space kept)."""
+        return next((w for (k, _v), w in zip(self.pairs, self.written) if k == key), None)
 
 
 def parse(text: str) -> AidRecord:
@@ -51,6 +57,7 @@ def parse(text: str) -> AidRecord:
         key, value = segment.split("=", 1)
         if key != key.strip() or value != value.strip():
             record.problems.append(f"white space around {segment.strip()[:40]!r}")
+        written = value
         key, value = key.strip(), value.strip()
         if not key:
             record.problems.append(f"{segment[:40]!r} has an empty key")
@@ -58,6 +65,7 @@ def parse(text: str) -> AidRecord:
         if key in record.keys():
             record.problems.append(f"the key {key!r} appears more than once")
         record.pairs.append((key, value))
+        record.written.append(written)
     return record
 
 

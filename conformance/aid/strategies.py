@@ -84,3 +84,16 @@ def manifests(draw, protocols: tuple[str, ...] = PROTOCOLS) -> dict:
 
 
 major_two = st.sampled_from(["2", "2.0", "2.1"]) | st.from_regex(r"\A2\.[0-9]{1,2}\Z")
+
+
+def named_breaks() -> dict[str, tuple[str, ...]]:
+    """Clause id -> the names of the distinct ways a valid record or manifest is broken for
+    that clause alone (conformance/aid/records.py, conformance/aid/manifests.py); the kit's
+    property tests run every one (conformance.proofs counts them as proofs)."""
+    from conformance.aid import manifests, records
+
+    found: dict[str, tuple[str, ...]] = {}
+    for source in (records.named_breaks(), manifests.named_breaks()):
+        for clause, names in source.items():
+            found[clause] = found.get(clause, ()) + names
+    return found

@@ -64,10 +64,10 @@ def test_2_1_record_holds_v(record: RecordUnderTest) -> None:
 @clause("AID-2.1-09")
 def test_2_1_v_is_aid1(record: RecordUnderTest) -> None:
     """| **v** | **Required** | Version of the AID specification. Must be `aid1`. |"""
-    value = record.parsed.get("v")
+    value = record.parsed.get_written("v")
     if value is None:
         untestable("the record has no v key (see AID-2.1-08)")
-    if value != "aid1":
+    if value != "aid1":  # exactly: case as written, no white space around it
         violation(f"v is {value!r}, not aid1")
 
 

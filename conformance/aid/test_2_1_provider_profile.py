@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
-from conformance.aid.conftest import RecordUnderTest, NO_ANSWER
+from conformance.aid.conftest import Manifest, RecordUnderTest, NO_ANSWER
 from conformance.document import Document
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, not_applicable, untestable, violation
@@ -19,7 +19,7 @@ def _types(manifest: Document) -> list[str | None]:
     types = [impl.get("type") if isinstance(impl.get("type"), str) else None
              for _i, impl in manifest.objects("implementations")]
     if not types:
-        untestable("implementations holds no implementation object (see §2.2.1)")
+        untestable("implementations holds no implementation object (see AID-2.2.1-10)")
     return types
 
 
@@ -27,7 +27,7 @@ def _has_remote(manifest: Document) -> bool:
     __tracebackhide__ = True
     types = _types(manifest)
     if "remote" not in types and None in types:
-        untestable("an implementation has no type string (see §2.2.2): whether one is remote is unknown")
+        untestable("an implementation has no type string (see AID-2.2.2-02): whether one is remote is unknown")
     return "remote" in types
 
 
@@ -37,7 +37,7 @@ def _all_local(manifest: Document) -> bool:
     if any(t is not None and t != "local" for t in types):
         return False
     if None in types:
-        untestable("an implementation has no type string (see §2.2.2): whether all are local is unknown")
+        untestable("an implementation has no type string (see AID-2.2.2-02): whether all are local is unknown")
     return True
 
 
@@ -58,6 +58,10 @@ def test_2_2_manifest_accessible_via_https(manifest_fetch: Fetch) -> None:
         violation(f"GET {manifest_fetch.url} answered {final.status} {final.reason}{hops}")
     if not final.body:
         violation(f"GET {manifest_fetch.url} answered 200 with an empty body{hops}")
+    if why := Manifest.from_fetch(manifest_fetch).not_json():
+        # §2.2: the manifest is "a JSON document"; an HTML page or other text at config is not it (AMB-30)
+        media = final.header("content-type") or "no Content-Type"
+        violation(f"GET {manifest_fetch.url} answered 200 ({media}){hops}, but the body is not a JSON document: {why}")
 
 
 @clause("AID-2.1-11")

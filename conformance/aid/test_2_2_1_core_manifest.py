@@ -21,6 +21,14 @@ def _top(manifest: Document) -> dict:
 @clause("AID-2.2.1-01")
 def test_2_2_1_schema_version_present_string(manifest: Document) -> None:
     """**`schemaVersion`**: **Required**. String. The version of the manifest schema."""
+    # The manifest is "a JSON document" (§2.2) whose schema is an object: a document that is
+    # not JSON, or not an object, has no schemaVersion, and fails here (AMB-30).
+    why = manifest.not_json() if hasattr(manifest, "not_json") else None
+    if why:
+        violation(f"the manifest is not a JSON document ({why}), so it has no schemaVersion")
+    value = manifest.value()
+    if not isinstance(value, dict):
+        violation(f"the manifest is a JSON {kind_name(value)}, not an object, so it has no schemaVersion")
     top = _top(manifest)
     if "schemaVersion" not in top:
         violation(f"the manifest has no schemaVersion (its members: {', '.join(sorted(top)) or 'none'})")

@@ -237,8 +237,21 @@ def _oauths(manifest: Document) -> list[tuple[str, str | None, dict]]:
 
 
 def _endpoint(manifest: Document, name: str, only_for: str | None) -> None:
+    """``name`` of each oauth object (of the ``only_for`` scheme). A member required "For
+    `oauth2_code`" is required by the scheme: an authentication object of that scheme with no
+    oauth object at all lacks it too, and fails (AMB-31); an oauth member of another type is
+    AID-2.2.4-08's failure, and leaves the endpoint unjudged."""
     __tracebackhide__ = True
     f = _Findings()
+    if only_for is not None:
+        for path, _impl, auth in _auths(manifest):
+            if _scheme(auth) != only_for or isinstance(auth.get("oauth"), dict):
+                continue
+            if "oauth" not in auth:
+                f.checked += 1
+                f.problems.append(f"{path} has scheme {only_for!r} but no oauth object, so no {name}")
+            else:
+                f.blocked.append(f"{path}.oauth is a JSON {kind_name(auth['oauth'])}, not an object (see AID-2.2.4-08)")
     for path, scheme, oauth in _oauths(manifest):
         if only_for is not None and scheme != only_for:
             continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conformance.aid.conftest import RecordUnderTest, value_of
+from conformance.aid.conftest import RecordUnderTest
 from conformance.document import Document
 from conformance.outcomes import clause, untestable, violation
 
@@ -18,7 +18,9 @@ def major(schema_version: str) -> int | None:
 @clause("AID-2.4-01")
 def test_2_4_schema_version_shares_major_with_txt_version(record: RecordUnderTest, manifest: Document) -> None:
     """The manifest's `"schemaVersion"` **MUST** share the same major number as the TXT `v=` token."""
-    version = value_of(record, "v")
+    version = record.parsed.get("v")
+    if version is None:  # v is required (AID-2.1-08): its absence blocks this clause, it does not waive it
+        untestable("the record has no v key (see AID-2.1-08)")
     m = re.fullmatch(r"aid(\d+)", version)
     if m is None:
         untestable(f"the record's v={version!r} is not of the form aidN (see AID-2.1-09)")

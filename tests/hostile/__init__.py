@@ -215,3 +215,44 @@ def refused_port() -> tuple[socket.socket, int]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     return sock, sock.getsockname()[1]
+
+
+# ------------------------------------------------------------------ hostile client adapters
+#: The start of a ``cmd:`` adapter script: it answers the kit's hello (aiendpoint.discover),
+#: then the body decides how it misbehaves (json, os, sys and time are imported).
+ADAPTER_HELLO = '''
+import json, os, sys, time
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": "adck-harness/1", "client": {"name": "hostile"},
+                  "operations": ["aiendpoint.discover"]}), flush=True)
+'''
+
+
+def adapter_command(folder, body: str) -> str:
+    """Write an adapter script (hello, then ``body``) into ``folder``; the ``cmd:`` target."""
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    script = Path(folder) / "adapter.py"
+    script.write_text(ADAPTER_HELLO + textwrap.dedent(body), encoding="utf-8")
+    return f"cmd:{sys.executable} {script}"
+
+
+def alive(pid: int) -> bool:
+    """Is the process running (a zombie is not)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone(pid: int, seconds: float = 5.0) -> bool:
+    """Wait up to ``seconds`` for the process to end; True when it has."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not alive(pid)

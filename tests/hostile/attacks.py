@@ -23,7 +23,6 @@ import resource
 import socket
 import sys
 import tempfile
-import textwrap
 import zlib
 from dataclasses import dataclass, field
 from functools import cache
@@ -32,7 +31,7 @@ from typing import Callable, Iterator
 
 from conformance.world import tls
 
-from tests.hostile import OK_HEAD, Canned, Flood, Garbage, HostileServer, Trickle
+from tests.hostile import OK_HEAD, Canned, Flood, Garbage, HostileServer, Trickle, adapter_command
 
 HOST = "hostile.adck.test"
 SECRET = "adck-hostile-secret-7f3a9c"
@@ -247,20 +246,10 @@ def tls_handshake_answered_with_garbage(scale: str) -> Iterator[Setup]:
 
 
 # ------------------------------------------------------------------ client adapters (agent role)
-_HELLO = '''
-import json, os, sys, time
-sys.stdin.readline()
-print(json.dumps({"type": "hello", "protocol": "adck-harness/1", "client": {"name": "hostile"},
-                  "operations": ["aiendpoint.discover"]}), flush=True)
-'''
-
-
 @contextlib.contextmanager
 def _adapter(body: str, run_timeout: float = 60) -> Iterator[tuple[list[str], Path]]:
     with tempfile.TemporaryDirectory(prefix="adck-hostile-") as folder:
-        script = Path(folder) / "adapter.py"
-        script.write_text(_HELLO + textwrap.dedent(body), encoding="utf-8")
-        yield (["aiendpoint", "--role", "agent", "--target", f"cmd:{sys.executable} {script}",
+        yield (["aiendpoint", "--role", "agent", "--target", adapter_command(folder, body),
                 "--run-timeout", str(run_timeout)], Path(folder))
 
 

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 import xml.etree.ElementTree as ET
@@ -25,18 +24,11 @@ from markdown_it import MarkdownIt
 from conformance import cli
 from conformance.harness import adapters
 from conformance.reports import render
+from tests.hostile import gone
 from tests.hostile.attacks import ATTACKS, GHP, SECRET
 
 FORMATS = "json,junit,md,html,badge"
 FILES = ("report.json", "junit.xml", "report.md", "report.html", "badge.svg")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[-1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
@@ -81,12 +73,7 @@ def test_the_kit_survives(name: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert not adapters._LIVE, f"{name}: an adapter process is still tracked as running"
     for pidfile in setup.pidfiles:
         if pidfile.exists():
-            pid = int(pidfile.read_text())
-            for _ in range(50):
-                if not _alive(pid):
-                    break
-                time.sleep(0.1)
-            assert not _alive(pid), f"{name}: a process the adapter forked outlived the run"
+            assert gone(int(pidfile.read_text())), f"{name}: a process the adapter forked outlived the run"
 
 
 def test_sigterm_ends_the_run_with_a_partial_report_and_no_orphans(tmp_path: Path) -> None:
@@ -127,9 +114,4 @@ def test_sigterm_ends_the_run_with_a_partial_report_and_no_orphans(tmp_path: Pat
     assert proc.returncode == 2, err.decode()[-500:]
     data = json.loads((reports / "report.json").read_text("utf-8"))
     assert data["summary"]["partial"] and data["summary"]["level"] != "full" and not data["summary"]["conformant"]
-    pid = int(pidfile.read_text())
-    for _ in range(50):
-        if not _alive(pid):
-            break
-        time.sleep(0.1)
-    assert not _alive(pid), "the adapter outlived the run"
+    assert gone(int(pidfile.read_text())), "the adapter outlived the run"

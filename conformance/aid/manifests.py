@@ -1,4 +1,4 @@
-"""Hypothesis strategies of AID v1 manifests (draft §2.2), and breaks of one clause each.
+"""Hypothesis strategies of AID v1 manifests (draft §2.2), and named breaks of one clause each.
 
 ``manifests()`` draws manifests that conform to every document-role clause the kit checks
 (§2.2.1 to §2.2.4, §4 on the manifest): 1-4 implementations mixing remote and local, every
@@ -6,7 +6,11 @@ authentication scheme of Appendix A with exactly the members its scheme requires
 that name only declared keys, and free text from the whole of Unicode (no surrogates) that
 never looks like a secret (AMB-22). ``shaped_manifests()`` draws manifests with the members of
 the reference manifest (fixtures/aid/aid.json) at the same places, so the JSON patches of the
-mutant files apply to them. ``BREAKS`` breaks a generated manifest for one clause.
+mutant files apply to them. ``WAYS`` holds, for each manifest clause, the distinct named ways
+of breaking a generated manifest for that clause alone (a value of another JSON type, a member
+absent, a near-miss of an allowed value, a boundary, another position); ``BREAKS`` picks one.
+Part of the kit (``named_breaks()`` of conformance/aid/strategies.py lists them as proofs of the
+clause tests; tests/test_aid_manifest_properties.py runs every one).
 """
 
 from __future__ import annotations
@@ -474,83 +478,250 @@ def _secret_in_manifest(m: dict, data: st.DataObject) -> dict:
     return m
 
 
-#: Clause -> a break of that clause alone (calling ``assume`` where it does not apply).
-BREAKS: dict[str, Break] = {
-    "AID-2.2.1-01": lambda m, d: _set("schemaVersion", d.draw(st.sampled_from([_DELETE, 1, 1.0, None, ["1"]])))(m, d),
-    "AID-2.2.1-02": _set("schemaVersion", _any_of("1.0", "2", "v1", " 1", "", "01")),
-    "AID-2.2.1-03": lambda m, d: _set("name", d.draw(st.sampled_from([_DELETE, None, 1, ["x"]])))(m, d),
-    "AID-2.2.1-04": _set("metadata", _any_of("v1", [], 1, None, True)),
-    "AID-2.2.1-05": _set("metadata.contentVersion", _DELETE),
-    "AID-2.2.1-06": _set("metadata.contentVersion", st.integers() | st.none() | st.lists(text, max_size=1)),
-    "AID-2.2.1-08": _set("metadata.documentation", _any_of("docs/agent", "/docs", "//host/docs", "", 7)),
-    "AID-2.2.1-09": lambda m, d: _set("metadata.revocationURL", st.sampled_from(
-        [_http(m["metadata"].get("revocationURL", "https://a.test/s")), "", "/agent/status", "ftp://a.test/s"]))(m, d),
-    "AID-2.2.1-10": lambda m, d: m["implementations"].insert(
-        d.draw(st.integers(0, len(m["implementations"]))), d.draw(st.sampled_from(["remote", 1, None, []]))) or m,
-    "AID-2.2.2-01": _on_impl(_every, _del("name")),
-    "AID-2.2.2-02": _on_impl(_every, _del("type")),
-    "AID-2.2.2-03": _on_impl(_every, _put("type", value=st.sampled_from(["cloud", "Remote", "LOCAL", ""]))),
-    "AID-2.2.2-04": _on_impl(_every, _put("protocol", value=st.sampled_from([None, 1, ["mcp"]]))),
-    "AID-2.2.2-05": _on_impl(_every, _put("tags", value=st.sampled_from(["cloud,stable", ["a", 1], {}]))),
+
+def _value(path: str, value: Any) -> Break:
+    """Set the member at a dotted path to ``value`` (a strategy is drawn)."""
+    return _set(path, value)
+
+
+def _kinds(setter: Callable[[Any], Break], **values: Any) -> dict[str, Break]:
+    """One way per named value: ``null=None, number=1`` -> {"null": setter(None), ...}."""
+    return {name: setter(v) for name, v in values.items()}
+
+
+def _impl_member(pred: Callable[[dict], bool], *names: str) -> Callable[[Any], Break]:
+    return lambda v: _on_impl(pred, _del(*names) if v is _DELETE else _put(*names, value=v))
+
+
+def _item_member(pred: Callable[[dict], bool], member: str, name: str) -> Callable[[Any], Break]:
+    return lambda v: _on_item(pred, member, _del(name) if v is _DELETE else _put(name, value=v))
+
+
+def _new_item(member: str, make: Callable[[str, str], dict], *where: str) -> Break:
+    """Append an item built from a drawn key and description to an array of a chosen implementation."""
+    return _append_to(_every, *(where or (member,)), item=st.builds(make, key, text))
+
+
+def _in_override(impl: dict, data: st.DataObject) -> None:
+    """An undeclared placeholder in the args of a platformOverrides entry (AMB-14), not in execution.args."""
+    os_name = data.draw(st.sampled_from(PLATFORMS))
+    entry = impl["execution"].setdefault("platformOverrides", {}).setdefault(os_name, {})
+    name = data.draw(st.builds(lambda ns, k: f"{ns}.{k}", st.sampled_from(["auth", "path", "config"]), key))
+    assume(name not in _declared(impl))
+    entry.setdefault("args", []).append("${" + name + "}")
+
+
+def _placeholder(names: st.SearchStrategy[str]) -> Callable[[dict, st.DataObject], None]:
+    def change(impl: dict, data: st.DataObject) -> None:
+        name = data.draw(names)
+        assume(name not in _declared(impl) | {"package.identifier"})
+        impl["execution"]["args"].append(data.draw(literal) + "${" + name + "}")
+    return change
+
+
+def _scheme_to(values: tuple[str, ...]) -> Callable[[dict, st.DataObject], None]:
+    def change(impl: dict, data: st.DataObject) -> None:
+        auth = impl["authentication"]
+        assume("description" in auth and (not _remote(impl) or "placement" in auth))
+        auth["scheme"] = data.draw(st.sampled_from(values))
+    return change
+
+
+def _secret(how: str) -> Break:
+    def brk(m: dict, data: st.DataObject) -> dict:
+        if how == "default":
+            impl = _pick(data, _impls(m))
+            impl.setdefault("configuration", []).append(
+                {"key": data.draw(key), "description": data.draw(text), "type": "string", "secret": True,
+                 "defaultValue": data.draw(st.text(min_size=1, max_size=12).filter(_harmless))})
+        elif how == "default-array":
+            impl = _pick(data, _impls(m))
+            impl.setdefault("configuration", []).append(
+                {"key": data.draw(key), "description": data.draw(text), "type": "string", "secret": True,
+                 "defaultValue": [data.draw(st.text(min_size=1, max_size=12).filter(_harmless))]})
+        elif how == "format":
+            m["metadata"]["x-note"] = data.draw(st.sampled_from(
+                ["AKIAIOSFODNN7EXAMPLE", "ghp_" + "a1B2" * 9, "-----BEGIN RSA PRIVATE KEY-----", "xoxb-1234567890-abc"]))
+        elif how == "query":
+            base = data.draw(https_url()).partition("#")[0]
+            m["metadata"]["documentation"] = base + ("&" if "?" in base else "?") + "access_token=adck-fake-0000"
+        else:
+            impl = _pick(data, _impls(m, _remote))
+            impl["uri"] = impl["uri"].replace("://", "://agent:hunter2@", 1).replace("@agent@", "@")
+        return m
+    return brk
+
+
+def _insert_impl(value: Any) -> Break:
+    return lambda m, d: m["implementations"].insert(d.draw(st.integers(0, len(m["implementations"]))), value) or m
+
+
+_code = _auth_of(lambda s, i: s == "oauth2_code")
+_device = _auth_of(lambda s, i: s == "oauth2_device")
+_service = _auth_of(lambda s, i: s == "oauth2_service")
+_needs_description = _auth_of(lambda s, i: s != "none")
+_bearer_remote = _auth_of(lambda s, i: _remote(i) and s in ("pat", "apikey", "basic", "custom"))
+_oauth_remote = _auth_of(lambda s, i: _remote(i) and s in OAUTH)
+
+
+def _http_member(*names: str) -> Callable[[dict, st.DataObject], None]:
+    return lambda i, d: _put(*names, value=_http(d.draw(https_url())))(i, d)
+
+
+_D = _DELETE
+#: Clause -> way name -> a break of that clause alone (calling ``assume`` where it does not apply).
+WAYS: dict[str, dict[str, Break]] = {
+    "AID-2.2.1-01": _kinds(lambda v: _value("schemaVersion", v), absent=_D, number=1, float=1.0, null=None,
+                           array=["1"]),
+    "AID-2.2.1-02": _kinds(lambda v: _value("schemaVersion", v), **{"minor-added": "1.0", "other-major": "2",
+                           "prefixed": "v1", "space": " 1", "empty": "", "leading-zero": "01"}),
+    "AID-2.2.1-03": _kinds(lambda v: _value("name", v), absent=_D, null=None, number=1, array=["x"]),
+    "AID-2.2.1-04": _kinds(lambda v: _value("metadata", v), string="v1", array=[], number=1, null=None, boolean=True),
+    "AID-2.2.1-05": {"member-absent": _set("metadata.contentVersion", _D), "metadata-absent": _set("metadata", _D)},
+    "AID-2.2.1-06": _kinds(lambda v: _value("metadata.contentVersion", v), number=st.integers(), null=None,
+                           array=st.lists(text, max_size=1), boolean=False),
+    "AID-2.2.1-08": _kinds(lambda v: _value("metadata.documentation", v), relative="docs/agent",
+                           **{"root-relative": "/docs", "network-path": "//docs.example/agent", "empty": "",
+                              "number": 7, "no-scheme": "docs.example.com/agent"}),
+    "AID-2.2.1-09": {"http": lambda m, d: _set("metadata.revocationURL", _http(m["metadata"].get(
+                         "revocationURL", "https://a.test/s")))(m, d),
+                     "relative": _set("metadata.revocationURL", "/agent/status"),
+                     "ftp": _set("metadata.revocationURL", "ftp://a.test/s"),
+                     "empty": _set("metadata.revocationURL", ""),
+                     "number": _set("metadata.revocationURL", 200)},
+    "AID-2.2.1-10": {"string-item": _insert_impl("remote"), "number-item": _insert_impl(1),
+                     "null-item": _insert_impl(None), "array-item": _insert_impl([]),
+                     "empty": _set("implementations", []), "absent": _set("implementations", _D),
+                     "object": lambda m, d: _set("implementations", m["implementations"][0])(m, d)},
+    "AID-2.2.2-01": _kinds(_impl_member(_every, "name"), absent=_D, number=1, null=None),
+    "AID-2.2.2-02": _kinds(_impl_member(_every, "type"), absent=_D, number=1, null=None),
+    "AID-2.2.2-03": _kinds(_impl_member(_every, "type"), other="cloud", capitalised=st.sampled_from(["Remote", "LOCAL"]),
+                           empty=""),
+    "AID-2.2.2-04": _kinds(_impl_member(_every, "protocol"), absent=_D, null=None, number=1, array=["mcp"]),
+    "AID-2.2.2-05": _kinds(_impl_member(_every, "tags"), string="cloud,stable", **{"number-item": ["a", 1]},
+                           object={}),
     # a uri of another type or absent; a relative string would fail AID-4-05 as well
-    "AID-2.2.2-06": _on_impl(_remote, _put("uri", value=_any_of(None, 443, ["https://a.test/"]))),
-    "AID-2.2.2-07": _on_impl(_local, _del("package")),
-    "AID-2.2.2-08": _on_impl(_local, _del("execution")),
+    "AID-2.2.2-06": _kinds(_impl_member(_remote, "uri"), absent=_D, null=None, number=443, array=["https://a.test/"]),
+    "AID-2.2.2-07": _kinds(_impl_member(_local, "package"), absent=_D, string="docker:reference/notes",
+                           array=[]),
+    "AID-2.2.2-08": _kinds(_impl_member(_local, "execution"), absent=_D, string="docker run", array=["docker"]),
     # without authentication, ${auth.*} would name undeclared keys (AID-2.2.3-01)
-    "AID-2.2.2-09": _on_impl(_no_auth_placeholders, _put("authentication", value=_any_of("pat", None, []))),
-    "AID-2.2.2-10": _append_to(_every, "configuration", item=_any_of("VERBOSE", 1, None)),
-    "AID-2.2.2-11": _append_to(_every, "requiredPaths", item=_any_of("/var/cache", 1, None)),
-    "AID-2.2.2-13": _on_impl(_every, _put("status", value=_any_of("retired", "Active", "", None))),
-    "AID-2.2.2-15": _on_impl(_every, lambda i, d: i.update(revocationURL=_http(d.draw(https_url())))),
-    "AID-2.2.2-17": _on_impl(_mtls, _del("certificate")),
-    "AID-2.2.2-18": _on_impl(_mtls, lambda i, d: i["certificate"].update(d.draw(_any_of(
-        {"source": "keychain"}, {"source": "File"}, {"source": "enrollment", "enrollmentEndpoint": "http://a.test/e"})))),
-    "AID-2.2.2-19": _on_impl(_local, _del("package", "manager")),
-    "AID-2.2.2-20": _on_impl(_local, _put("package", "identifier", value={"image": "x", "tag": "1"})),
-    "AID-2.2.2-21": _on_impl(_local, _put("package", "digest", value=["sha256:00"])),
-    "AID-2.2.2-22": _on_impl(_local, _del("execution", "command")),
-    "AID-2.2.2-23": _append_to(_local, "execution", "args", item=_any_of(8080, None, True)),
-    "AID-2.2.2-24": _on_impl(_local, lambda i, d: i["execution"].setdefault("platformOverrides", {}).update(d.draw(_any_of(
-        {"win32": {}}, {"Windows": {"command": "x"}}, {"linux": "x"}, {"macos": {"args": "a b"}})))),
-    "AID-2.2.2-26": _append_to(_every, "configuration",
-                               item=st.builds(lambda d: {"description": d, "type": "string"}, text)),
-    "AID-2.2.2-27": _append_to(_every, "configuration", item=st.builds(lambda k: {"key": k, "type": "string"}, key)),
-    "AID-2.2.2-28": _on_item(_every, "configuration", _del("type")),
-    "AID-2.2.2-29": _on_item(_every, "configuration", _put("type", value=_any_of("enum", "int", "String", "number"))),
-    "AID-2.2.2-31": _on_item(_every, "configuration", _put("secret", value=_any_of("no", "true", 1, None))),
-    "AID-2.2.2-33": _append_to(_every, "requiredPaths", item=st.builds(lambda d: {"description": d}, text)),
-    "AID-2.2.2-34": _append_to(_every, "requiredPaths", item=st.builds(lambda k: {"key": k}, key)),
-    "AID-2.2.2-35": _on_item(_every, "requiredPaths", _put("type", value=_any_of("folder", "dir", "File", None))),
-    "AID-2.2.3-01": _on_impl(_local, _undeclared_placeholder),
-    "AID-2.2.4-01": _on_impl(_every, _del("authentication", "scheme")),
-    "AID-2.2.4-02": _on_impl(_every, _unknown_scheme),
-    "AID-2.2.4-03": _on_impl(_auth_of(lambda s, i: s != "none"), _del("authentication", "description")),
-    "AID-2.2.4-04": _on_impl(_every, lambda i, d: i["authentication"].update(tokenUrl=_http(d.draw(https_url())))),
-    "AID-2.2.4-06": _append_to(_every, "authentication", "credentials", item=_any_of("client_id", 1)),
-    "AID-2.2.4-08": _on_impl(_oauth2, _del("authentication", "oauth")),
-    "AID-2.2.4-09": _on_impl(_placed, _put("authentication", "placement", value=_any_of("header", [], None))),
-    "AID-2.2.4-10": _on_impl(_auth_of(lambda s, i: _remote(i) and s not in ("none", "mtls")),
-                             _del("authentication", "placement")),
-    "AID-2.2.4-11": _append_to(_every, "authentication", "credentials", item=st.builds(lambda d: {"description": d}, text)),
-    "AID-2.2.4-12": _append_to(_every, "authentication", "credentials", item=st.builds(lambda k: {"key": k}, key)),
-    "AID-2.2.4-13": _on_impl(_auth_of(lambda s, i: s == "oauth2_code"),
-                             _del("authentication", "oauth", "authorizationEndpoint")),
-    "AID-2.2.4-14": _on_impl(_auth_of(lambda s, i: s == "oauth2_device"),
-                             _del("authentication", "oauth", "deviceAuthorizationEndpoint")),
-    "AID-2.2.4-15": _on_impl(_oauth2, _put("authentication", "oauth", "tokenEndpoint",
-                                           value=_any_of("/oauth/token", 1, ""))),
-    "AID-2.2.4-16": _on_impl(_oauth2, _put("authentication", "oauth", "scopes", value=_any_of("notes:read", [1], {}))),
-    "AID-2.2.4-17": _on_impl(_oauth2, _put("authentication", "oauth", "clientId", value=_any_of(4242, None, ["a"]))),
-    "AID-2.2.4-18": _on_impl(_placed, _del("authentication", "placement", "in")),
-    "AID-2.2.4-19": _on_impl(_placed, _put("authentication", "placement", "in",
-                                           value=_any_of("body", "Header", "cookie", ""))),
-    "AID-2.2.4-21": _on_impl(_placed, _del("authentication", "placement", "key")),
-    "AID-2.2.4-22": _on_impl(_placed, _put("authentication", "placement", "format",
-                                           value=_any_of(["Bearer", "{token}"], 1, None))),
-    "AID-4-05": _on_impl(_remote, lambda i, d: i.update(
-        uri=d.draw(_any_of("http", "ws", "ftp")) + i["uri"][i["uri"].index(":"):])),
-    "AID-4-08": _secret_in_manifest,
+    "AID-2.2.2-09": _kinds(_impl_member(_no_auth_placeholders, "authentication"), absent=_D, string="pat",
+                           null=None, array=[]),
+    "AID-2.2.2-10": {"string-item": _append_to(_every, "configuration", item="VERBOSE"),
+                     "number-item": _append_to(_every, "configuration", item=1),
+                     "null-item": _append_to(_every, "configuration", item=None),
+                     "object": _on_impl(_every, _put("configuration", value={"key": "VERBOSE"}))},
+    "AID-2.2.2-11": {"string-item": _append_to(_every, "requiredPaths", item="/var/cache"),
+                     "number-item": _append_to(_every, "requiredPaths", item=1),
+                     "null-item": _append_to(_every, "requiredPaths", item=None),
+                     "string": _on_impl(_every, _put("requiredPaths", value="/var/cache"))},
+    "AID-2.2.2-13": _kinds(_impl_member(_every, "status"), other="retired", capitalised="Active", empty="",
+                           null=None),
+    "AID-2.2.2-15": {"http": _on_impl(_every, lambda i, d: i.update(revocationURL=_http(d.draw(https_url())))),
+                     "relative": _on_impl(_every, _put("revocationURL", value="/agent/status")),
+                     "number": _on_impl(_every, _put("revocationURL", value=1))},
+    "AID-2.2.2-17": _kinds(_impl_member(_mtls, "certificate"), absent=_D, string="file", null=None),
+    "AID-2.2.2-18": {"source-unknown": _on_impl(_mtls, _put("certificate", value={"source": "keychain"})),
+                     "source-capitalised": _on_impl(_mtls, _put("certificate", value={"source": "File"})),
+                     "source-absent": _on_impl(_mtls, _put("certificate", value={})),
+                     "enrollment-http": _on_impl(_mtls, _put("certificate", value={
+                         "source": "enrollment", "enrollmentEndpoint": "http://a.test/e"})),
+                     "enrollment-relative": _on_impl(_mtls, _put("certificate", value={
+                         "source": "enrollment", "enrollmentEndpoint": "/enroll"}))},
+    "AID-2.2.2-19": _kinds(_impl_member(_local, "package", "manager"), absent=_D, number=1, null=None),
+    "AID-2.2.2-20": _kinds(_impl_member(_local, "package", "identifier"), absent=_D,
+                           object={"image": "x", "tag": "1"}, number=1),
+    "AID-2.2.2-21": _kinds(_impl_member(_local, "package", "digest"), array=["sha256:00"], number=256, null=None),
+    "AID-2.2.2-22": _kinds(_impl_member(_local, "execution", "command"), absent=_D, array=["docker", "run"],
+                           null=None),
+    "AID-2.2.2-23": {"number-item": _append_to(_local, "execution", "args", item=8080),
+                     "null-item": _append_to(_local, "execution", "args", item=None),
+                     "boolean-item": _append_to(_local, "execution", "args", item=True),
+                     "absent": _on_impl(_local, _del("execution", "args")),
+                     "string": _on_impl(_local, lambda i, d: i["execution"].update(args="run --rm -i"))},
+    "AID-2.2.2-24": {name: _on_impl(_local, lambda i, d, v=v: i["execution"].setdefault("platformOverrides", {}).update(copy.deepcopy(v)))
+                     for name, v in {"unknown-key": {"win32": {}}, "capitalised-key": {"Windows": {"command": "x"}},
+                                     "entry-string": {"linux": "x"}, "args-string": {"macos": {"args": "a b"}},
+                                     "command-number": {"linux": {"command": 1}}}.items()}
+                    | {"not-object": _on_impl(_local, lambda i, d: i["execution"].update(platformOverrides=["linux"]))},
+    "AID-2.2.2-26": {"absent": _new_item("configuration", lambda k, d: {"description": d, "type": "string"}),
+                     "number": _new_item("configuration", lambda k, d: {"key": 1, "description": d, "type": "string"})},
+    "AID-2.2.2-27": {"absent": _new_item("configuration", lambda k, d: {"key": k, "type": "string"}),
+                     "number": _new_item("configuration", lambda k, d: {"key": k, "description": 1, "type": "string"})},
+    "AID-2.2.2-28": _kinds(_item_member(_every, "configuration", "type"), absent=_D, number=1, null=None),
+    "AID-2.2.2-29": _kinds(_item_member(_every, "configuration", "type"), other="enum", short="int",
+                           capitalised="String", **{"json-type-name": "number"}),
+    "AID-2.2.2-31": _kinds(_item_member(_every, "configuration", "secret"), string="true", number=1, null=None),
+    "AID-2.2.2-33": {"absent": _new_item("requiredPaths", lambda k, d: {"description": d}),
+                     "number": _new_item("requiredPaths", lambda k, d: {"key": 7, "description": d})},
+    "AID-2.2.2-34": {"absent": _new_item("requiredPaths", lambda k, d: {"key": k}),
+                     "null": _new_item("requiredPaths", lambda k, d: {"key": k, "description": None})},
+    "AID-2.2.2-35": _kinds(_item_member(_every, "requiredPaths", "type"), other="folder", short="dir",
+                           capitalised="File", null=None),
+    "AID-2.2.3-01": {"undeclared-key": _on_impl(_local, _placeholder(st.builds(
+                         lambda ns, k: f"{ns}.{k}", st.sampled_from(["auth", "path", "config"]), key))),
+                     "unknown-namespace": _on_impl(_local, _placeholder(st.sampled_from(
+                         ["HOME", "env.HOME", "package.name", "requiredConfig.X"]))),
+                     "empty-key": _on_impl(_local, _placeholder(st.sampled_from(["config", "auth.", "path.", ""]))),
+                     "in-platform-override": _on_impl(_local, _in_override)},
+    "AID-2.2.4-01": _kinds(_impl_member(_every, "authentication", "scheme"), absent=_D, number=1, null=None),
+    "AID-2.2.4-02": {"other-word": _on_impl(_every, _scheme_to(("token", "bearer", "oauth2"))),
+                     "capitalised": _on_impl(_every, _scheme_to(("OAuth2_code", "PAT", "None", "API_KEY"))),
+                     "empty": _on_impl(_every, _scheme_to(("",)))},
+    "AID-2.2.4-03": _kinds(_impl_member(_needs_description, "authentication", "description"), absent=_D, number=1,
+                           null=None),
+    "AID-2.2.4-04": {"http": _on_impl(_every, _http_member("authentication", "tokenUrl")),
+                     "relative": _on_impl(_every, _put("authentication", "tokenUrl", value="/account/tokens")),
+                     "number": _on_impl(_every, _put("authentication", "tokenUrl", value=1))},
+    "AID-2.2.4-06": {"string-item": _append_to(_every, "authentication", "credentials", item="client_id"),
+                     "number-item": _append_to(_every, "authentication", "credentials", item=1),
+                     "object": _on_impl(_no_auth_placeholders, _put("authentication", "credentials",
+                                                                  value={"key": "client_id"}))},
+    # absent: only under oauth2_service (under oauth2_code/_device AID-2.2.4-13/14 fail as well)
+    "AID-2.2.4-08": {"absent": _on_impl(_service, _del("authentication", "oauth")),
+                     **_kinds(_impl_member(_oauth2, "authentication", "oauth"), string="https://a.test/oauth",
+                              array=[], null=None)},
+    "AID-2.2.4-09": _kinds(_impl_member(_placed, "authentication", "placement"), string="header", array=[], null=None),
+    "AID-2.2.4-10": {"bearer-scheme": _on_impl(_bearer_remote, _del("authentication", "placement")),
+                     "oauth-scheme": _on_impl(_oauth_remote, _del("authentication", "placement"))},
+    "AID-2.2.4-11": {"absent": _new_item("", lambda k, d: {"description": d}, "authentication", "credentials"),
+                     "number": _new_item("", lambda k, d: {"key": 1, "description": d}, "authentication", "credentials")},
+    "AID-2.2.4-12": {"absent": _new_item("", lambda k, d: {"key": k}, "authentication", "credentials"),
+                     "array": _new_item("", lambda k, d: {"key": k, "description": [d]}, "authentication", "credentials")},
+    "AID-2.2.4-13": _kinds(_impl_member(_code, "authentication", "oauth", "authorizationEndpoint"), absent=_D,
+                           relative="/oauth/authorize", number=1),
+    "AID-2.2.4-14": _kinds(_impl_member(_device, "authentication", "oauth", "deviceAuthorizationEndpoint"), absent=_D,
+                           relative="/oauth/device", null=None),
+    "AID-2.2.4-15": _kinds(_impl_member(_oauth2, "authentication", "oauth", "tokenEndpoint"), absent=_D,
+                           relative="/oauth/token", number=1, empty=""),
+    "AID-2.2.4-16": _kinds(_impl_member(_oauth2, "authentication", "oauth", "scopes"), string="notes:read",
+                           **{"number-item": [1]}, object={}),
+    "AID-2.2.4-17": _kinds(_impl_member(_oauth2, "authentication", "oauth", "clientId"), number=4242, null=None,
+                           array=["a"]),
+    "AID-2.2.4-18": _kinds(_impl_member(_placed, "authentication", "placement", "in"), absent=_D, number=1, null=None),
+    "AID-2.2.4-19": _kinds(_impl_member(_placed, "authentication", "placement", "in"), other="body",
+                           capitalised="Header", cookie="cookie", empty=""),
+    "AID-2.2.4-21": _kinds(_impl_member(_placed, "authentication", "placement", "key"), absent=_D, number=1),
+    "AID-2.2.4-22": _kinds(_impl_member(_placed, "authentication", "placement", "format"),
+                           array=["Bearer", "{token}"], number=1, null=None),
+    "AID-4-05": {scheme: _on_impl(_remote, lambda i, d, s=scheme: i.update(uri=s + i["uri"][i["uri"].index(":"):]))
+                 for scheme in ("http", "ws", "ftp", "HTTP")},
+    "AID-4-08": {how: _secret(how) for how in ("default", "default-array", "format", "query", "password")},
 }
+
+
+def _any_way(ways: dict[str, Break]) -> Break:
+    return lambda m, d: ways[d.draw(st.sampled_from(sorted(ways)))](m, d)
+
+
+#: Clause -> a break of that clause alone, one of its ways drawn.
+BREAKS: dict[str, Break] = {clause: _any_way(ways) for clause, ways in WAYS.items()}
+
+
+def named_breaks() -> dict[str, tuple[str, ...]]:
+    """Clause -> the names of its ways (``CLAUSE:way``)."""
+    return {clause: tuple(f"{clause}:{name}" for name in ways) for clause, ways in WAYS.items()}
 
 
 _with_placement = st.sampled_from(["pat", "apikey", "basic", "oauth2_device", "oauth2_code", "oauth2_service",
@@ -574,10 +745,25 @@ NEEDS: dict[str, st.SearchStrategy[dict]] = {
 }
 
 
-def manifests_for(clause: str) -> st.SearchStrategy[dict]:
-    """Valid manifests that the break of ``clause`` applies to (most of the time)."""
+#: (clause, way) -> the implementation that way needs, where it needs more than its clause.
+WAY_NEEDS: dict[tuple[str, str], st.SearchStrategy[dict]] = {
+    ("AID-2.2.4-08", "absent"): implementations("oauth2_service"),
+    ("AID-2.2.4-10", "bearer-scheme"): st.sampled_from(["pat", "apikey", "basic", "custom"]).flatmap(remotes),
+    ("AID-2.2.4-10", "oauth-scheme"): st.sampled_from(OAUTH).flatmap(remotes),
+    **{("AID-2.2.2-11", w): path_items().flatmap(lambda p: locals_(first_path=p)) for w in ("string",)},
+}
+
+
+def manifests_for(clause: str, way: str | None = None) -> st.SearchStrategy[dict]:
+    """Valid manifests that the break of ``clause`` (by ``way``) applies to (most of the time)."""
+    if (clause, way) in WAY_NEEDS:
+        return manifests_with(WAY_NEEDS[clause, way])
     return manifests_with(NEEDS[clause]) if clause in NEEDS else manifests()
 
 
 def broken(m: dict, clause: str, data: st.DataObject) -> dict:
     return BREAKS[clause](copy.deepcopy(m), data)
+
+
+def broken_by(m: dict, clause: str, way: str, data: st.DataObject) -> dict:
+    return WAYS[clause][way](copy.deepcopy(m), data)
