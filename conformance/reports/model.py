@@ -185,7 +185,9 @@ class Summary:
 
     ``level`` is ``full`` or ``conformant`` only for a whole run; a run narrowed to some
     clauses or roles (``partial``) that failed no MUST is ``partial``, never ``conformant``;
-    a MUST that failed makes any run ``non-conformant``; a run the kit could not judge
+    a MUST that failed makes any run ``non-conformant`` (so a non-conformant verdict always
+    names a failing clause); a run in which no MUST failed but some could not be checked is
+    ``partial`` (and exits 1: an unchecked MUST is never a pass); a run the kit could not judge
     (a client's adapter broke the harness protocol) is ``not-judged``, whatever else failed.
     """
 
@@ -230,8 +232,16 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
     adapter_errors = sorted(r.clause for r in results if r.outcome == "error" and ADAPTER_ERROR in r.message)
     if adapter_errors:
         level = "not-judged"
-    elif not passed and (must_failed or not is_partial):
+    elif must_failed:
         level = "non-conformant"
+    elif not passed:
+        # no MUST failed, yet some could not be checked (the kit's limits, an error of the kit):
+        # no verdict either way, and never a pass
+        unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()]
+        if unchecked:
+            reasons.append(f"{len(unchecked)} MUST clause{'s' if len(unchecked) != 1 else ''} could not be "
+                           f"checked and none failed ({', '.join(unchecked[:5])}{', …' if len(unchecked) > 5 else ''})")
+        is_partial, level = True, "partial"
     elif is_partial:
         level = "partial"
     else:
