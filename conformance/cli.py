@@ -128,7 +128,11 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     if bad:
         _fail(f"unknown report format(s) {', '.join(sorted(bad))}; choose from {', '.join(FORMATS)}")
         return api.EXIT_USAGE
-    _load(args.draft)
+    profile = _load(args.draft)
+    if not profile.roles_implemented:
+        _fail(f"the {profile.short} suite is being built: its clause catalog is ready (`adck clauses {profile.short}`, "
+              f"`adck ambiguities {profile.short}`), its tests are not yet, so there is nothing to run")
+        return api.EXIT_USAGE
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
