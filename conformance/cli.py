@@ -219,6 +219,7 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
                          "mutants": len(set(proven.get(c.clause.id, ()))),
                          "proven_by": list(proven.get(c.clause.id, ())),
                          "one_way": proofs.one_way(profile).get(c.clause.id),
+                         "exempt": proofs.exempt(profile).get(c.clause.id),
                          "ambiguities": readings.get(c.clause.id, [])} for c in coverage.values()],
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))

@@ -11,8 +11,10 @@ of proof count, and both are run by the kit's self-tests:
   that violates exactly that clause, each name one *way* of breaking it.
 
 Every tested MUST and SHOULD clause needs at least :data:`FLOOR` proofs that break it in
-different ways, unless its sentence allows only one way: those are listed, each with the
-reason, in ``profiles/<draft>/mutant-floor.toml`` under ``[one_way]``.
+different ways, unless its sentence allows only one way (``[one_way]`` in
+``profiles/<draft>/mutant-floor.toml``, one proof needed) or no break can violate it alone
+(``[exempt]``: its test is proven by variants that also fail another clause), each listed
+with the reason.
 """
 
 from __future__ import annotations
@@ -62,31 +64,24 @@ def _proofs(short: str) -> dict[str, tuple[str, ...]]:
 
 
 def one_way(profile: Profile) -> dict[str, str]:
-    """Tested clauses whose sentence allows a single way of breaking it, with the reason."""
-    return _one_way(profile.short)
-
-
-@cache
-def _one_way(short: str) -> dict[str, str]:
-    path = profile_dir(short) / "mutant-floor.toml"
-    if not path.exists():
-        return {}
-    return dict(tomllib.loads(path.read_text("utf-8")).get("one_way", {}))
+    """Tested clauses whose sentence allows a single way of breaking it, with the reason:
+    ``[one_way]`` of ``mutant-floor.toml`` (one proof needed)."""
+    return _floor_table(profile.short, "one_way")
 
 
 def exempt(profile: Profile) -> dict[str, str]:
     """Tested clauses no break can violate alone (another clause always fails with it), with
     the reason: ``[exempt]`` of ``mutant-floor.toml``. Their tests are still proven able to
     fail, by broken variants that name the other clause in ``also_fails``."""
-    return _exempt(profile.short)
+    return _floor_table(profile.short, "exempt")
 
 
 @cache
-def _exempt(short: str) -> dict[str, str]:
+def _floor_table(short: str, table: str) -> dict[str, str]:
     path = profile_dir(short) / "mutant-floor.toml"
     if not path.exists():
         return {}
-    return dict(tomllib.loads(path.read_text("utf-8")).get("exempt", {}))
+    return dict(tomllib.loads(path.read_text("utf-8")).get(table, {}))
 
 
 def floor(profile: Profile, clause_id: str) -> int:
