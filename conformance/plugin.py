@@ -262,6 +262,7 @@ def _start_deadline(config: pytest.Config, state: RunState) -> None:
     state.deadline = state.started + seconds
     if client:
         state.target.adapter.deadline = state.deadline  # no harness step waits past it
+
     def interrupt() -> None:
         if state.report is None and not state.finished:
             # a real signal, so that a wait in the main thread (a socket, a queue) is interrupted

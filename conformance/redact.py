@@ -30,11 +30,12 @@ SECRET_WORDS = frozenset({
 #: Shapes of well-known credentials.
 TOKEN_SHAPES = re.compile(
     r"(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{4,}"  # JWT
-    r"|\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}"                # Stripe-style
-    r"|\bgh[pousr]_[A-Za-z0-9]{20,}"                                # GitHub
-    r"|\bxox[abposr]-[A-Za-z0-9-]{10,}"                             # Slack
-    r"|\bAKIA[0-9A-Z]{16}\b"                                        # AWS access key id
-    r"|\bAIza[0-9A-Za-z_-]{30,}"                                    # Google API key
+    # no word boundary before these prefixes: a target may glue a credential to other text
+    r"|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{8,}"                  # Stripe-style
+    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}"     # GitHub
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"                               # Slack
+    r"|AKIA[0-9A-Z]{16}(?![0-9A-Z])"                                # AWS access key id
+    r"|AIza[0-9A-Za-z_-]{30,}"                                      # Google API key
     r"|(?i:\bbearer\s+)[A-Za-z0-9._~+/-]{8,}=*)"                    # Bearer credentials
 )
 
@@ -55,8 +56,14 @@ def looks_like_token(text: str) -> bool:
     return bool(TOKEN_SHAPES.search(text))
 
 
+#: ``scheme://user:password@`` anywhere in a text (also a URL inside another URL's path).
+USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@?#]*@")
+
+
 def text(value: str) -> str:
-    """Replace token-shaped substrings, keeping their first 4 characters as a hint."""
+    """Drop userinfo from URLs anywhere in the text; replace token-shaped substrings, keeping
+    their first 4 characters as a hint."""
+    value = USERINFO.sub(r"\1", value)
     return TOKEN_SHAPES.sub(lambda m: m.group(0)[:4] + "…" + REDACTED, value)
 
 

@@ -110,3 +110,13 @@ def test_writes_replace_planted_symlinks_and_leave_no_stale_reports(base_report,
     assert not (folder / "report.json").is_symlink()
     assert not (folder / "badge.svg").exists(), "a stale badge of an earlier run stayed beside this one"
     assert sorted(p.name for p in folder.iterdir()) == ["report.json", "report.md"]
+
+
+@pytest.mark.parametrize("where", [
+    "https://u:p@evil.test/", "https://x.test/https://u:p@evil.test/?q=1", "see ftp://u:p@h.test/f, then",
+    "https://x.test/?next=https://u:p@evil.test/",
+])
+def test_userinfo_is_dropped_wherever_a_url_stands(where: str) -> None:
+    from conformance.reports.safe import text
+
+    assert "u:p@" not in text(where)
