@@ -99,7 +99,7 @@ def _mistakes(tmp: Path) -> list[tuple[list[str], str]]:
         (["targets", "nosuch"], "no profile for draft 'nosuch'"),
         (["clauses", "nosuch"], "no profile for draft 'nosuch'"),
         (["ambiguities", "nosuch"], "no profile for draft 'nosuch'"),
-        (["run", "woa", "--target", "builtin"], "the woa suite is being built"),
+        (["run", "adp", "--target", "builtin"], "the adp suite is being built"),
     ]
 
 

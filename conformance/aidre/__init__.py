@@ -1,8 +1,9 @@
 """The conformance suite of draft-batum-aidre-00 (AIDRE), being built.
 
-No test module exists yet: the clause catalog, the ambiguities and the kit's JSON Schemas are
-in ``profiles/aidre/`` (``clauses.toml``, ``ambiguities.toml``, ``schemas/``), and the profile
-says ``complete = false`` with no role implemented. Test modules will follow the other suites:
-one module per section of the draft (``test_3_1_well_known_uri.py`` checks §3.1, and so on),
-each test bound to one clause id with ``@clause("AIDRE-3.1-01")``.
+The document role is implemented for the discovery document (AMB-25): one module per section
+of the draft (``test_23_1_discovery_version.py`` checks §23.1, and so on), each test bound to
+one clause id with ``@clause("AIDRE-23.1-01")``. ``oracle.judge`` runs them in-process;
+``strategies`` draws valid discovery documents and named ways of breaking each clause. The
+server and client roles, and search responses and error objects as documents, are catalogued
+in ``profiles/aidre/`` and not tested yet (``complete = false``).
 """

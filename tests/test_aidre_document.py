@@ -1,0 +1,218 @@
+"""Properties of the aidre document-role suite (the discovery document), over generated
+documents, and the draft's own examples.
+
+A valid document fails nothing; a document broken one named way for one clause fails that
+clause and no other; every document-role MUST and SHOULD the suite tests has such breaks; the
+kit's JSON Schema agrees with the suite on the MUST-level structure; and the discovery
+documents the draft itself shows (3.4, 24.1) fail no MUST.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conformance import catalog
+from conformance.aidre.oracle import failing, judge
+from conformance.aidre.strategies import BYTE_MUTATIONS, IMPLIED, MUTATIONS, documents, named_breaks, serialized
+from conformance.document import Document
+from conformance.resources import fixtures_dir, profile_dir
+
+DRAFT = "aidre"
+PROFILE = catalog.load(DRAFT)
+REFERENCE = fixtures_dir(DRAFT) / "document.json"
+SCHEMA = profile_dir(DRAFT) / "schemas" / "discovery-document.schema.json"
+
+PROPERTY = settings(deadline=None, database=None, max_examples=200,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+PER_WAY = settings(PROPERTY, max_examples=25)
+
+WAYS = [(cid, name) for cid in sorted(MUTATIONS) for name in MUTATIONS[cid]]
+BYTE_WAYS = [(cid, name) for cid in sorted(BYTE_MUTATIONS) for name in BYTE_MUTATIONS[cid]]
+
+#: MUST clauses whose value breaks the schema must reject (all of them: presence only).
+SCHEMA_REJECTS = ("AIDRE-23.1-01", "AIDRE-19.1-02", "AIDRE-19.1-03", "AIDRE-19.1-04")
+
+
+@cache
+def validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def explain(doc: Any) -> str:
+    verdict = judge(doc)
+    return ", ".join(f"{c}={o}" for c, o in sorted(verdict.items()) if o in ("fail", "untestable"))
+
+
+# ------------------------------------------------------------------ the mutation tables
+def test_every_tested_must_and_should_of_the_document_has_a_break() -> None:
+    bound = catalog.suite_bindings(PROFILE.suite)
+    tested = {cid for cid, c in PROFILE.clauses.items()
+              if c.role == "document" and c.level in ("MUST", "SHOULD") and bound.get(cid)}
+    assert tested == MUTATIONS.keys() | BYTE_MUTATIONS.keys(), (
+        f"no break for {sorted(tested - MUTATIONS.keys() - BYTE_MUTATIONS.keys())}; breaks for clauses not "
+        f"tested at MUST/SHOULD: {sorted((MUTATIONS.keys() | BYTE_MUTATIONS.keys()) - tested)}")
+    assert all(IMPLIED[c] <= tested and c[0] not in IMPLIED[c] for c in IMPLIED)
+    breaks = named_breaks()
+    for cid in tested:
+        ways = list(MUTATIONS.get(cid, {})) + list(BYTE_MUTATIONS.get(cid, {}))
+        assert breaks[cid] == tuple(ways) and len(set(ways)) == len(ways) >= 2, (cid, ways)
+
+
+# ------------------------------------------------------------------ valid documents
+def test_reference_document_fails_nothing() -> None:
+    verdict = judge(REFERENCE.read_bytes())
+    assert set(verdict.values()) == {"pass"}, verdict
+    assert not list(validator().iter_errors(json.loads(REFERENCE.read_text("utf-8"))))
+
+
+@PROPERTY
+@given(documents())
+def test_valid_documents_fail_nothing(doc: dict[str, Any]) -> None:
+    verdict = judge(doc)
+    assert set(verdict.values()) <= {"pass", "not-applicable"}, explain(doc)
+    assert validator().is_valid(doc)
+
+
+@settings(PROPERTY, max_examples=30)
+@given(st.data())
+def test_valid_documents_fail_nothing_in_any_json_spelling(data: st.DataObject) -> None:
+    """White space, escaped non-ASCII and a UTF-8 byte order mark change nothing."""
+    doc = data.draw(documents(), label="document")
+    body = data.draw(serialized(doc), label="serialized").encode("utf-8")
+    if data.draw(st.booleans(), label="byte order mark"):
+        body = b"\xef\xbb\xbf" + body
+    assert failing(body) == set(), explain(body)
+
+
+@pytest.mark.parametrize("value", [{}, {"id": 1}], ids=["empty-object", "object-of-spaces"])
+def test_embedding_spaces_not_an_array_is_not_applicable(value: Any) -> None:
+    """embedding_spaces of another type than an array advertises nothing the kit reads (AMB-25)."""
+    verdict = judge({"version": "1", "embedding_spaces": value})
+    assert {verdict[c] for c in ("AIDRE-19.1-02", "AIDRE-19.1-03", "AIDRE-19.1-04")} == {"not-applicable"}
+
+
+def test_a_space_that_is_not_an_object_includes_nothing() -> None:
+    verdict = judge({"version": "1", "embedding_spaces": ["openai:text-embedding-3-large:3072:cosine:v1"]})
+    assert {c for c, o in verdict.items() if o == "fail"} == {f"AIDRE-19.1-0{n}" for n in (2, 3, 4, 6, 7, 8, 9)}
+    assert not validator().is_valid({"version": "1", "embedding_spaces": ["x"]})
+
+
+def test_cut_at_the_read_cap_is_not_an_encoding_failure() -> None:
+    body = REFERENCE.read_bytes()
+    cut = body.index("ü".encode("utf-8")) + 1  # inside the two bytes of ü
+    verdict = judge(Document(raw=body[:cut], source="<cut>", truncated=True))
+    assert "fail" not in verdict.values(), verdict
+    assert verdict["AIDRE-14.2-01"] == "untestable"
+
+
+# ------------------------------------------------------------------ single-clause breaks
+@pytest.mark.parametrize(("clause_id", "way"), WAYS, ids=[f"{c}-{n}" for c, n in WAYS])
+@PER_WAY
+@given(data=st.data())
+def test_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.DataObject) -> None:
+    doc = data.draw(documents(), label="valid")
+    original = copy.deepcopy(doc)
+    mutated = data.draw(MUTATIONS[clause_id][way](doc), label="mutated")
+    assert doc == original, "a mutation must not change the document it is given"
+    assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
+    if clause_id in SCHEMA_REJECTS:
+        assert not validator().is_valid(mutated)
+
+
+@pytest.mark.parametrize(("clause_id", "way"), BYTE_WAYS, ids=[f"{c}-{n}" for c, n in BYTE_WAYS])
+@PER_WAY
+@given(data=st.data())
+def test_byte_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.DataObject) -> None:
+    doc = data.draw(documents(), label="valid")
+    mutated = data.draw(BYTE_MUTATIONS[clause_id][way](doc), label="mutated")
+    assert isinstance(mutated, bytes)
+    assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
+
+
+# ------------------------------------------------------------------ the draft's own examples
+def _object_at(text: str, start: int) -> tuple[Any, int] | None:
+    """The JSON object whose "{" is at ``start`` and the index after its "}", or None."""
+    depth, in_string, escaped = 0, False, False
+    for i in range(start, len(text)):
+        c = text[i]
+        if in_string:
+            escaped = c == "\\" and not escaped
+            if c == '"' and not escaped:
+                in_string = False
+            continue
+        if c == '"':
+            in_string = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                try:
+                    return json.loads(text[start:i + 1]), i + 1
+                except ValueError:
+                    return None
+    return None
+
+
+def _json_after(text: str, anchor: str) -> Any:
+    """The JSON object that starts at the first "{" after ``anchor`` in the draft's text."""
+    found = _object_at(text, text.index("{", text.index(anchor)))
+    assert found is not None, f"no complete JSON object after {anchor!r}"
+    return found[0]
+
+
+#: The discovery documents the draft shows, where they start, and the SHOULDs each misses
+#: (AMB-24: the 24.1 space has no provider, model or revision; 3.4 advertises no space).
+EXAMPLES = {
+    "3.4": ("3.4. Example", set()),
+    "24.1": ('ETag: "disc-v1-9f2a"', {"AIDRE-19.1-07", "AIDRE-19.1-08", "AIDRE-19.1-09"}),
+}
+
+
+@pytest.mark.parametrize("section", sorted(EXAMPLES))
+def test_the_drafts_discovery_examples_fail_no_must(section: str, specs_dir: Path) -> None:
+    text = catalog.normalize_text((specs_dir / PROFILE.spec_file).read_text("utf-8"))
+    anchor, should_misses = EXAMPLES[section]
+    example = _json_after(text, anchor)
+    assert "version" in example and "endpoints" in example, f"§{section}: not the discovery example"
+    verdict = judge(example)
+    failed = {c for c, o in verdict.items() if o == "fail"}
+    assert not {c for c in failed if PROFILE.clause(c).level == "MUST"}, explain(example)
+    assert failed == should_misses, explain(example)
+    assert "untestable" not in verdict.values(), explain(example)
+    assert validator().is_valid(example)
+
+
+def _all_json_objects(text: str) -> list[Any]:
+    """Every outermost JSON object of the draft's text, in order."""
+    found, i = [], text.find("{")
+    while i != -1:
+        parsed = _object_at(text, i)
+        if parsed is None:
+            i = text.find("{", i + 1)
+            continue
+        found.append(parsed[0])
+        i = text.find("{", parsed[1])
+    return found
+
+
+def test_the_draft_shows_exactly_the_two_discovery_examples(specs_dir: Path) -> None:
+    """The examples of the draft are 14 JSON objects (AMB-24 lists them); those with a version
+    member are the two discovery documents checked above (the others are requests, search
+    responses and error objects, AMB-25)."""
+    text = catalog.normalize_text((specs_dir / PROFILE.spec_file).read_text("utf-8"))
+    objects = _all_json_objects(text)
+    assert len(objects) == 14, [list(o) for o in objects]
+    discovery = [o for o in objects if "version" in o]
+    assert [sorted(o) for o in discovery] == [sorted(_json_after(text, a)) for a, _ in EXAMPLES.values()]
