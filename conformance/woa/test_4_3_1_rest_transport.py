@@ -1,0 +1,71 @@
+"""§4.3.1 The REST transport configuration."""
+
+from __future__ import annotations
+
+import re
+
+from conformance.document import Document, kind_name
+from conformance.outcomes import clause, not_applicable, untestable, violation
+from conformance.woa._checks import transport
+
+#: RFC 3986 absolute URL with an authority: scheme "://" non-empty authority.
+ABSOLUTE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]+)(?:[/?#].*)?", re.DOTALL)
+
+
+def _string(document: Document, member: str) -> str:
+    config = transport(document, "rest")
+    if member not in config:
+        violation(f"transports.rest has no {member}")
+    value = config[member]
+    if not isinstance(value, str):
+        violation(f"transports.rest.{member} is a JSON {kind_name(value)}, not a string")
+    return value
+
+
+@clause("WOA-4.3.1-02")
+def test_4_3_1_base_is_an_absolute_url(document: Document) -> None:
+    """base (string, REQUIRED): An absolute HTTPS URL that identifies the base of the REST API."""
+    base = _string(document, "base")
+    if not ABSOLUTE.fullmatch(base):
+        violation(f"transports.rest.base is {base!r}: not an absolute URL with a scheme and an authority")
+
+
+@clause("WOA-4.3.1-03")
+def test_4_3_1_base_scheme_is_https(document: Document) -> None:
+    """The URL scheme MUST be "https\""""
+    base = transport(document, "rest").get("base")
+    match = ABSOLUTE.fullmatch(base) if isinstance(base, str) else None
+    if match is None:
+        untestable("transports.rest.base is absent or not an absolute URL (see WOA-4.3.1-02)")
+    if match.group(1).lower() != "https":
+        violation(f"transports.rest.base is {base!r}: its scheme is {match.group(1)!r}, not https")
+
+
+@clause("WOA-4.3.1-05")
+def test_4_3_1_invoke_path_starts_with_slash(document: Document) -> None:
+    """invoke_path (string, REQUIRED): An absolute path beginning with "/" that, when combined
+    with base, yields the invocation URL template."""
+    path = _string(document, "invoke_path")
+    if not path.startswith("/"):
+        violation(f"transports.rest.invoke_path is {path!r}: it does not begin with \"/\"")
+
+
+def _invoke_path(document: Document) -> str:
+    path = transport(document, "rest").get("invoke_path")
+    if not isinstance(path, str):
+        untestable("transports.rest.invoke_path is absent or not a string (see WOA-4.3.1-05)")
+    return path
+
+
+@clause("WOA-4.3.1-06")
+def test_4_3_1_invoke_path_may_hold_a_query(document: Document) -> None:
+    """The path MAY contain a query component."""
+    if "?" not in _invoke_path(document):
+        not_applicable("invoke_path has no query component")
+
+
+@clause("WOA-4.3.1-07")
+def test_4_3_1_invoke_path_may_hold_agent_id(document: Document) -> None:
+    """Within the path, the case sensitive substring "{agent_id}" MAY appear as a placeholder."""
+    if "{agent_id}" not in _invoke_path(document):
+        not_applicable("invoke_path has no {agent_id} placeholder")
