@@ -99,6 +99,11 @@ def failing(draft: str, doc: Any) -> set[str]:
     return {clause_id for clause_id, outcome in judge(draft, doc).items() if outcome == "fail"}
 
 
+def explain(draft: str, doc: Any) -> str:
+    """The clauses ``doc`` fails or leaves untestable, one ``id=outcome`` each (for assertion messages)."""
+    return ", ".join(f"{c}={o}" for c, o in sorted(judge(draft, doc).items()) if o in ("fail", "untestable"))
+
+
 class DocumentOracle:
     """The oracle of one draft: ``judge(doc)`` and ``failing(doc)`` without naming the draft."""
 
@@ -110,6 +115,9 @@ class DocumentOracle:
 
     def failing(self, doc: Any) -> set[str]:
         return failing(self.draft, doc)
+
+    def explain(self, doc: Any) -> str:
+        return explain(self.draft, doc)
 
     def document_tests(self) -> dict[str, tuple[DocumentTest, ...]]:
         return document_tests(self.draft)

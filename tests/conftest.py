@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 from pathlib import Path
@@ -72,3 +73,20 @@ def assert_broken_client_fails_exactly_its_clause(draft: str, name: str, role: s
     failed = next(r for r in report.results if r.clause == mutant.clause)
     kinds = {next(iter(ev)) for ev in failed.evidence}
     assert "harness" in kinds, "a failing client clause shows the step the kit sent and the reply"
+
+
+@functools.cache
+def schema_validator(path: Path) -> "jsonschema.Draft202012Validator":
+    """A profile's JSON Schema, itself checked against the 2020-12 metaschema first."""
+    import json
+
+    import jsonschema
+
+    schema = json.loads(path.read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def named_ways(table: dict) -> list[tuple[str, str]]:
+    """The (clause, way) pairs of a table of named breaks, in a stable order, for parametrize."""
+    return [(cid, name) for cid in sorted(table) for name in table[cid]]

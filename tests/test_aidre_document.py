@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import catalog
-from conformance.aidre.oracle import failing, judge
+from conformance.aidre.oracle import explain, failing, judge
 from conformance.aidre.strategies import BYTE_MUTATIONS, IMPLIED, MUTATIONS, documents, named_breaks, serialized
 from conformance.document import Document
 from conformance.resources import fixtures_dir, profile_dir
+from tests.conftest import named_ways, schema_validator
 
 DRAFT = "aidre"
 PROFILE = catalog.load(DRAFT)
@@ -35,23 +35,16 @@ PROPERTY = settings(deadline=None, database=None, max_examples=200,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 PER_WAY = settings(PROPERTY, max_examples=25)
 
-WAYS = [(cid, name) for cid in sorted(MUTATIONS) for name in MUTATIONS[cid]]
-BYTE_WAYS = [(cid, name) for cid in sorted(BYTE_MUTATIONS) for name in BYTE_MUTATIONS[cid]]
+WAYS = named_ways(MUTATIONS)
+BYTE_WAYS = named_ways(BYTE_MUTATIONS)
 
 #: MUST clauses whose value breaks the schema must reject (all of them: presence only).
 SCHEMA_REJECTS = ("AIDRE-23.1-01", "AIDRE-19.1-02", "AIDRE-19.1-03", "AIDRE-19.1-04")
 
 
-@cache
 def validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA.read_text("utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return schema_validator(SCHEMA)
 
-
-def explain(doc: Any) -> str:
-    verdict = judge(doc)
-    return ", ".join(f"{c}={o}" for c, o in sorted(verdict.items()) if o in ("fail", "untestable"))
 
 
 # ------------------------------------------------------------------ the mutation tables

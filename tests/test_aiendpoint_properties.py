@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import cache
 from typing import Any
 
 import jsonschema
@@ -19,11 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import catalog
-from conformance.aiendpoint.oracle import failing, judge
+from conformance.aiendpoint.oracle import explain, failing, judge
 from conformance.aiendpoint.strategies import (
     BYTE_MUTATIONS, IMPLIED, MUTATIONS, SIZE_LIMIT, documents, named_breaks, serialized,
 )
 from conformance.resources import fixtures_dir, profile_dir
+from tests.conftest import named_ways, schema_validator
 
 DRAFT = "aiendpoint"
 PROFILE = catalog.load(DRAFT)
@@ -37,8 +37,8 @@ PER_CLAUSE = settings(PROPERTY, max_examples=25)
 #: Each named way of breaking a clause is run on its own (about 150 of them).
 PER_WAY = settings(PROPERTY, max_examples=10)
 
-WAYS = [(cid, name) for cid in sorted(MUTATIONS) for name in MUTATIONS[cid]]
-BYTE_WAYS = [(cid, name) for cid in sorted(BYTE_MUTATIONS) for name in BYTE_MUTATIONS[cid]]
+WAYS = named_ways(MUTATIONS)
+BYTE_WAYS = named_ways(BYTE_MUTATIONS)
 FEW = settings(PROPERTY, max_examples=20)
 
 #: Breaks the schema must reject: MUST clauses whose every generated break is structural
@@ -55,20 +55,13 @@ SCHEMA_REJECTS = (
 )
 
 
-@cache
 def validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA.read_text("utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return schema_validator(SCHEMA)
 
 
 def reference() -> dict[str, Any]:
     return json.loads(REFERENCE.read_text("utf-8"))
 
-
-def explain(doc: Any) -> str:
-    verdict = judge(doc)
-    return ", ".join(f"{c}={o}" for c, o in sorted(verdict.items()) if o in ("fail", "untestable"))
 
 
 # ------------------------------------------------------------------ the mutation tables

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import catalog
-from conformance.woa.oracle import failing, judge
+from conformance.woa.oracle import explain, failing, judge
 from conformance.woa.strategies import BYTE_MUTATIONS, IMPLIED, MUTATIONS, documents, named_breaks, serialized
 from conformance.resources import fixtures_dir, profile_dir
+from tests.conftest import named_ways, schema_validator
 
 DRAFT = "woa"
 PROFILE = catalog.load(DRAFT)
@@ -36,19 +36,13 @@ PROPERTY = settings(deadline=None, database=None, max_examples=100,
 #: Each named way of breaking a clause is run on its own (about 85 of them): a few each.
 PER_WAY = settings(PROPERTY, max_examples=10)
 
-WAYS = [(cid, name) for cid in sorted(MUTATIONS) for name in MUTATIONS[cid]]
-BYTE_WAYS = [(cid, name) for cid in sorted(BYTE_MUTATIONS) for name in BYTE_MUTATIONS[cid]]
+WAYS = named_ways(MUTATIONS)
+BYTE_WAYS = named_ways(BYTE_MUTATIONS)
 
 
-@cache
 def validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA.read_text("utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
+    return schema_validator(SCHEMA)
 
-
-def explain(doc: Any) -> str:
-    return ", ".join(f"{c}={o}" for c, o in sorted(judge(doc).items()) if o in ("fail", "untestable"))
 
 
 def appendix_documents(text: str) -> list[dict]:

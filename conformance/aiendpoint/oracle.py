@@ -10,4 +10,5 @@ from conformance.oracle import DocumentOracle
 _ORACLE = DocumentOracle("aiendpoint")
 judge = _ORACLE.judge
 failing = _ORACLE.failing
+explain = _ORACLE.explain
 document_tests = _ORACLE.document_tests
