@@ -417,10 +417,6 @@ def _put(*names: str, value: Any) -> Callable[[dict, st.DataObject], None]:
     return change
 
 
-def _any_of(*values: Any) -> st.SearchStrategy:
-    return st.sampled_from(values)
-
-
 def _every(i: dict) -> bool:
     return True
 
@@ -443,40 +439,6 @@ def _local(i: dict) -> bool:
 
 def _no_auth_placeholders(i: dict) -> bool:
     return not _uses(i, "auth.")
-
-
-def _undeclared_placeholder(impl: dict, data: st.DataObject) -> None:
-    name = data.draw(st.one_of(
-        st.builds(lambda ns, k: f"{ns}.{k}", st.sampled_from(["auth", "path", "config"]), key),
-        st.sampled_from(["HOME", "env.HOME", "package.name", "config", "auth.", "requiredConfig.X"])))
-    assume(name not in _declared(impl) | {"package.identifier"})
-    impl["execution"]["args"].append(data.draw(literal) + "${" + name + "}")
-
-
-def _unknown_scheme(impl: dict, data: st.DataObject) -> None:
-    auth = impl["authentication"]
-    assume("description" in auth and (not _remote(impl) or "placement" in auth))
-    auth["scheme"] = data.draw(st.sampled_from(["token", "OAuth2", "bearer", "PAT", "oauth2", ""]))
-
-
-def _secret_in_manifest(m: dict, data: st.DataObject) -> dict:
-    how = data.draw(st.sampled_from(["default", "format", "query", "password"]))
-    if how == "default":
-        impl = _pick(data, _impls(m))
-        impl.setdefault("configuration", []).append(
-            {"key": data.draw(key), "description": data.draw(text), "type": "string", "secret": True,
-             "defaultValue": data.draw(st.text(min_size=1, max_size=12).filter(_harmless))})
-    elif how == "format":
-        m["metadata"]["x-note"] = data.draw(st.sampled_from(
-            ["AKIAIOSFODNN7EXAMPLE", "ghp_" + "a1B2" * 9, "-----BEGIN RSA PRIVATE KEY-----", "xoxb-1234567890-abc"]))
-    elif how == "query":
-        base = data.draw(https_url()).partition("#")[0]
-        m["metadata"]["documentation"] = base + ("&" if "?" in base else "?") + "access_token=adck-fake-0000"
-    else:
-        impl = _pick(data, _impls(m, _remote))
-        impl["uri"] = impl["uri"].replace("://", "://agent:hunter2@", 1).replace("@agent@", "@")
-    return m
-
 
 
 def _value(path: str, value: Any) -> Break:

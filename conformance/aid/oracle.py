@@ -75,7 +75,3 @@ def _judge(tests: tuple[tuple[str, Callable], ...], target: object) -> dict[str,
 
 def failing(strings: list[bytes]) -> set[str]:
     return {cid for cid, outcome in judge(strings).items() if outcome == "fail"}
-
-
-def failing_manifest(value: object) -> set[str]:
-    return {cid for cid, outcome in judge_manifest(value).items() if outcome == "fail"}

@@ -387,14 +387,6 @@ def corrupted(draw: st.DrawFn, valid: st.SearchStrategy[str], forbidden: str, *,
 
 
 # ---- §3.1
-@st.composite
-def _missing_required_or_not_object(draw: st.DrawFn, doc: Doc) -> Json:
-    if draw(st.integers(0, 3)) == 0:
-        return draw(st.one_of(st.just([doc]), st.just([]), not_of("object", "array")))
-    gone = draw(st.lists(_words("aiendpoint", "service", "capabilities"), min_size=1, max_size=3, unique=True))
-    return _drop(doc, (), *gone)
-
-
 def _unknown_key(defined: tuple[str, ...]) -> st.SearchStrategy[str]:
     return st.one_of(_words("x_vendor", "Service", "capability", "version", "links", "$schema", "@context",
                             "AUTH", " meta", "", "metadata", "extensions"),
@@ -425,11 +417,6 @@ def _custom_member_outside_meta(draw: st.DrawFn, doc: Doc, where: str) -> Json:
 
 
 # ---- §3.2
-def _service_missing(doc: Doc) -> st.SearchStrategy[Json]:
-    return st.lists(_words("name", "description"), min_size=1, max_size=2, unique=True).map(
-        lambda gone: _drop(doc, ("service",), *gone))
-
-
 @st.composite
 def _string_array_broken(draw: st.DrawFn, doc: Doc, member: str, how: str = "any") -> Json:
     """service.<member> not an array, or (``how="element"``) an array holding a non-string."""
@@ -563,12 +550,6 @@ def _id_malformed(draw: st.DrawFn, doc: Doc, how: str) -> Json:
     if names_internal(value) or value in _other_ids(doc, i):
         value = {"upper-case": "Search_Notes", "leading-digit": "1st_item", "leading-underscore": "_x"}.get(how, "get-note")
     return _edit(doc, ("capabilities", i, "id"), value)
-
-
-@st.composite
-def _id_too_long(draw: st.DrawFn, doc: Doc) -> Json:
-    i = draw(st.integers(0, len(doc["capabilities"]) - 1))
-    return _edit(doc, ("capabilities", i, "id"), draw(capability_ids(65, 128)))
 
 
 @st.composite
