@@ -156,12 +156,12 @@ def _print_summary(report, console: Console) -> None:
         console.print(f"[{_OUTCOME_STYLE[r.outcome]}]{r.outcome.upper()}[/] {r.clause} "
                       f"(§{escape(r.section)}, {r.keyword}, {r.role})")
         console.print(f'  the draft: "{escape(r.text)}"')
-        console.print(f"  observed:  {escape(r.message[:600])}")
+        console.print(f"  observed:  {escape(render.cut(r.message, 600))}")
         for ev in r.evidence[-3:]:
             console.print(f"  evidence:  {escape(evidence_line(ev))}")
         for amb in r.ambiguities:
             if amb in readings:
-                console.print(f"  the kit's reading ({amb}): {escape(readings[amb]['interpretation'][:300])}")
+                console.print(f"  the kit's reading ({amb}): {escape(render.cut(readings[amb]['interpretation'], 300))}")
         if r.replay:
             console.print(f"  replay:    {escape(r.replay)}")
     s = report.summary

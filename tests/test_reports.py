@@ -214,3 +214,12 @@ def test_an_adapter_that_breaks_the_protocol_exits_2_without_a_verdict(capsys: p
     assert data["summary"]["level"] == "not-judged" and data["summary"]["not_judged"]
     badge = (tmp_path / "r" / "badge.svg").read_text("utf-8")
     assert "non-conformant" not in badge and "not judged" in badge
+
+
+def test_long_text_is_cut_at_a_word_with_a_marker() -> None:
+    text = "the kit reads the manifest " * 30
+    shown = render.cut(text, 100)
+    assert shown.endswith(" …") and len(shown) <= 102
+    kept = shown.removesuffix(" …")
+    assert text.startswith(kept) and text[len(kept)] == " ", "cut inside a word"
+    assert render.cut("short", 100) == "short"

@@ -115,14 +115,21 @@ def to_junit(report: Report) -> str:
 _ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
 
 
+def cut(value: str, limit: int) -> str:
+    """``value`` cut to about ``limit`` characters at a word, with a marker when it was cut."""
+    if len(value) <= limit:
+        return value
+    at = value.rfind(" ", 0, limit)
+    return value[: at if at > limit // 2 else limit] + " …"
+
+
 def _code(value: str, limit: int | None = None, table: bool = False) -> str:
     """Target text as a Markdown code span: nothing in it renders (links, images, HTML,
     headings, @mentions), a backtick cannot close it, and in a table (``table``) a pipe
     cannot split the cell. Long text is cut at a word, with a marker."""
     value = " ".join(value.split())
-    if limit is not None and len(value) > limit:
-        cut = value.rfind(" ", 0, limit)
-        value = value[: cut if cut > limit // 2 else limit] + " …"
+    if limit is not None:
+        value = cut(value, limit)
     if not value:
         return ""
     fence = "`" * (max((len(run) for run in re.findall("`+", value)), default=0) + 1)
