@@ -60,10 +60,20 @@ def looks_like_token(text: str) -> bool:
 USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@?#]*@")
 
 
+#: ``password=hunter2``, ``API_KEY="x"``: an assignment to a name that holds a secret, in free text
+#: (an adapter's stderr, an error message), whatever the value looks like.
+ASSIGNED_SECRET = re.compile(
+    r"(?i)\b([A-Za-z0-9_.\-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|credentials?|passphrase))"
+    r"(\s*=\s*)(\"[^\"]*\"|'[^']*'|[^\s&,;\"']+)")
+
+
 def text(value: str) -> str:
-    """Drop userinfo from URLs anywhere in the text; replace token-shaped substrings, keeping
-    their first 4 characters as a hint."""
+    """Drop userinfo from URLs anywhere in the text; mask values assigned to secret names
+    (``password=…``); replace token-shaped substrings, keeping their first 4 characters as a hint."""
     value = USERINFO.sub(r"\1", value)
+    # a placeholder (``--token=${auth.token}``) or a value already masked is no secret
+    value = ASSIGNED_SECRET.sub(lambda m: m.group(0) if m.group(3).strip("\"'").startswith(("${", REDACTED))
+                                else m.group(1) + m.group(2) + REDACTED, value)
     return TOKEN_SHAPES.sub(lambda m: m.group(0)[:4] + "…" + REDACTED, value)
 
 

@@ -120,3 +120,22 @@ def test_userinfo_is_dropped_wherever_a_url_stands(where: str) -> None:
     from conformance.reports.safe import text
 
     assert "u:p@" not in text(where)
+
+
+@pytest.mark.parametrize("said", ["error: password=hunter2 rejected", "export API_KEY='hunter2'", "DB_PASSWORD = hunter2,",
+                                  "login failed (token=hunter2)"])
+def test_a_value_assigned_to_a_secret_name_is_masked_in_free_text(said: str) -> None:
+    from conformance.reports.safe import text
+
+    assert "hunter2" not in text(said)
+
+
+def test_no_quoted_sentence_of_any_draft_is_changed_by_the_sanitiser() -> None:
+    """Redaction must not mangle what the kit quotes: the drafts' sentences reach reports as written."""
+    from conformance import catalog
+    from conformance.reports.safe import text
+
+    changed = [c.id for d in catalog.available() for c in catalog.load(d).clauses.values() if text(c.text) != c.text]
+    changed += [f"{d}:{a.id}" for d in catalog.available() for a in catalog.load(d).ambiguities
+                if text(a.interpretation) != a.interpretation]
+    assert changed == []
