@@ -120,6 +120,13 @@ class Profile:
     #: and the fixtures file listing them.
     client: "ClientRole | None" = None
 
+    @property
+    def server_role(self) -> str:
+        """The role an origin target plays: ``publisher``, ``host``, ``server``, ``service``
+        (the first role that is neither the document on its own nor the client)."""
+        client = {self.client.role} if self.client else set()
+        return next(r for r in self.roles if r != "document" and r != "client" and r not in client)
+
     def clause(self, clause_id: str) -> Clause:
         try:
             return self.clauses[clause_id]
@@ -188,7 +195,8 @@ def load(short: str) -> Profile:
         )
         if entry.get("implied") and not entry.get("note"):
             raise CatalogError(f"{where}: an implied requirement needs a note saying how the kit reads it")
-    amb_file = folder / "ambiguities.toml"
+    # ambiguities.toml, and ambiguities-<topic>.toml when a draft's list is split by role
+    amb_files = [folder / "ambiguities.toml"] + sorted(folder.glob("ambiguities-*.toml"))
     ambiguities = tuple(
         Ambiguity(
             id=a["id"],
@@ -198,8 +206,13 @@ def load(short: str) -> Profile:
             text=" ".join(a["text"].split()),
             interpretation=" ".join(a["interpretation"].split()),
         )
-        for a in (tomllib.loads(amb_file.read_text("utf-8")).get("ambiguity", []) if amb_file.exists() else [])
+        for f in amb_files if f.exists()
+        for a in tomllib.loads(f.read_text("utf-8")).get("ambiguity", [])
     )
+    seen_amb = [a.id for a in ambiguities]
+    if len(seen_amb) != len(set(seen_amb)):
+        dup = sorted({i for i in seen_amb if seen_amb.count(i) > 1})
+        raise CatalogError(f"{folder}: ambiguities {dup} are defined twice")
     return Profile(
         short=meta["short"],
         draft=meta["draft"],

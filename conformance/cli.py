@@ -66,6 +66,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--allow-private", action="store_true",
                    help="follow redirects to loopback or private addresses the target did not name (by default "
                         "such a redirect is reported as evidence, not fetched)")
+    r.add_argument("--invoke", action="store_true",
+                   help="invoke a live host's agents to check invocation clauses (off by default: an invocation "
+                        "may cost money or change state; built-in targets are always invoked)")
+    r.add_argument("--invoke-budget", type=_positive(int), default=None, metavar="N",
+                   help="send at most N invocations in the run (default 50)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
@@ -136,7 +141,8 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
-                     quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private)
+                     quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
+                     invoke=args.invoke, invoke_budget=args.invoke_budget)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
         return api.EXIT_USAGE

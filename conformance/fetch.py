@@ -246,6 +246,10 @@ class Exchange:
     #: True for a redirect hop to another origin than the request's first: a report shows only
     #: a short excerpt of such a body.
     cross_origin: bool = False
+    #: The body the kit sent (a POST's JSON), shown in reports beside the response.
+    request_body: bytes = b""
+    #: The TLS version the connection negotiated ("TLSv1.3"), None over plain HTTP.
+    tls_version: str | None = None
 
     def header(self, name: str) -> str | None:
         """The response header's value (several values joined by ', '), or None."""
@@ -397,6 +401,16 @@ def _classify(exc: Exception) -> tuple[str, str]:
     return ("transport", f"{type(exc).__name__}: {exc}")
 
 
+def _tls_version(response: httpx.Response) -> str | None:
+    """The TLS version of the connection a response came on ("TLSv1.3"), None over plain HTTP."""
+    stream = response.extensions.get("network_stream")
+    try:
+        ssl_object = stream.get_extra_info("ssl_object") if stream is not None else None
+        return ssl_object.version() if ssl_object is not None else None
+    except Exception:  # noqa: BLE001 - a fact for the report, never a reason to fail a fetch
+        return None
+
+
 class Fetcher:
     """Sends the kit's requests to one target, within :class:`Limits`, and remembers them.
 
@@ -448,17 +462,22 @@ class Fetcher:
             return self._cache[key]
 
     def fetch(self, url: str, method: str = "GET", headers: dict[str, str] | None = None,
-              content: bytes | None = None) -> Fetch:
-        """Send a request and follow redirects within the limits; never raises for the target's faults."""
+              content: bytes | None = None, named_host: str | None = None) -> Fetch:
+        """Send a request and follow redirects within the limits; never raises for the target's faults.
+
+        ``named_host``: the host the user named, when ``url`` came from a document (an
+        invocation URL): then even the first request may not reach a private address unless
+        it goes to that host."""
         result = Fetch(url=url)
         current = httpx.URL(url)
         first = current
+        trusted = named_host if named_host is not None else first.host
         # the user named the first host (and the --connect-to names): a redirect to another host
         # may not reach this machine or a private network, unless the user's own target is such
         # an address (an IP literal) or --allow-private
-        guard = not (self.config.allow_private or is_private_address(first.host))
+        guard = not (self.config.allow_private or is_private_address(trusted))
         for hop in range(self.limits.max_redirects + 1):
-            other_host = current.host != first.host
+            other_host = current.host != trusted
             exchange = self._send(method, current, headers, content, guard=guard and other_host)
             exchange.cross_origin = (current.scheme, current.host, current.port) != (first.scheme, first.host, first.port)
             result.exchanges.append(exchange)
@@ -496,7 +515,8 @@ class Fetcher:
         if url.userinfo:  # httpx would turn user:password@ (say, from a Location) into Basic auth
             url = url.copy_with(userinfo=b"")
         request = self._client.build_request(method, url, headers=headers, content=content)
-        exchange = Exchange(method=method, url=str(url), request_headers=dict(request.headers))
+        exchange = Exchange(method=method, url=str(url), request_headers=dict(request.headers),
+                            request_body=content or b"")
         limits = self.limits
         started = time.monotonic()
         self.requests_sent += 1
@@ -524,6 +544,7 @@ class Fetcher:
             exchange.reason = response.reason_phrase
             exchange.http_version = response.http_version
             exchange.response_headers = [(k, v) for k, v in response.headers.multi_items()]
+            exchange.tls_version = _tls_version(response)
             deadline = started + limits.total_timeout
             raw = 0
             decoder: _Decoder | None = None

@@ -21,6 +21,7 @@ import pytest
 from conformance import __version__, catalog
 from conformance.dns import DnsConfig
 from conformance.fetch import ConnectTo, Fetcher, Limits
+from conformance.invoke import DEFAULT_BUDGET, Invoker
 from conformance.outcomes import ClauseViolation, NotApplicable, Untestable
 from conformance.reports import model
 from conformance.targets import Target, TargetError, TargetOptions, resolve
@@ -94,6 +95,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--adck-allow-private", action="store_true", default=False,
                 help="follow redirects to loopback or private addresses the target did not name "
                      "(by default such a redirect is reported, not fetched)")
+    g.addoption("--adck-invoke", action="store_true", default=False,
+                help="invoke a live host's agents (may cost money or change state; built-in targets always are)")
+    g.addoption("--adck-invoke-budget", type=int, default=DEFAULT_BUDGET, metavar="N",
+                help="send at most N invocations in the run (default %(default)s)")
     g.addoption("--adck-report-dir", default="reports", metavar="DIR", help="where reports are written (default reports/)")
     g.addoption("--adck-format", default="json,junit,md", metavar="LIST",
                 help="report formats, comma-separated: json, junit, md, html, badge ('' for none)")
@@ -183,6 +188,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             nameservers=tuple(DnsConfig.parse_nameserver(s) for s in config.getoption("adck_nameserver")),
             trust_anchors=tuple(DnsConfig.parse_anchor(s) for s in config.getoption("adck_dnssec_anchor")),
             allow_private=bool(config.getoption("adck_allow_private")),
+            invoke=bool(config.getoption("adck_invoke")),
+            invoke_budget=config.getoption("adck_invoke_budget"),
             limits=Limits(total_timeout=config.getoption("adck_timeout"),
                           connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
                           max_body_bytes=config.getoption("adck_max_body")),
@@ -401,6 +408,16 @@ def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher
     if state.fetcher is None:
         state.fetcher = Fetcher(adck_target.http)
     return state.fetcher
+
+
+@pytest.fixture(scope="session")
+def adck_invoker(request: pytest.FixtureRequest, adck_target: Target, adck_fetcher: Fetcher) -> Invoker:
+    """The session's invocations of the target's agents: opt-in for live targets, budgeted."""
+    import httpx
+
+    budget = request.config.getoption("adck_invoke_budget")
+    host = httpx.URL(adck_target.origin).host if adck_target.origin else None
+    return Invoker(adck_fetcher, allowed=adck_target.invoke, budget=budget, named_host=host)
 
 
 def _classify(call: pytest.CallInfo) -> tuple[str, str]:

@@ -78,10 +78,13 @@ def exempt(profile: Profile) -> dict[str, str]:
 
 @cache
 def _floor_table(short: str, table: str) -> dict[str, str]:
-    path = profile_dir(short) / "mutant-floor.toml"
-    if not path.exists():
-        return {}
-    return dict(tomllib.loads(path.read_text("utf-8")).get(table, {}))
+    folder = profile_dir(short)
+    out: dict[str, str] = {}
+    # mutant-floor.toml, and mutant-floor-<role>.toml when a draft's list is split by role
+    for path in [folder / "mutant-floor.toml"] + sorted(folder.glob("mutant-floor-*.toml")):
+        if path.exists():
+            out.update(tomllib.loads(path.read_text("utf-8")).get(table, {}))
+    return out
 
 
 def floor(profile: Profile, clause_id: str) -> int:

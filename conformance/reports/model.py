@@ -66,6 +66,10 @@ def exchange_evidence(ex: Exchange) -> dict[str, Any]:
         "request": {"method": ex.method, "url": redact.url(ex.url),
                     "headers": dict(redact.headers(ex.request_headers))},
     }
+    if ex.request_body:
+        out["request"]["body_excerpt"] = redact.body_excerpt(ex.request_body, limit=2048)
+    if ex.tls_version:
+        out["tls_version"] = ex.tls_version
     if ex.status is not None:
         out["response"] = {
             "status": ex.status,

@@ -43,6 +43,11 @@ class TargetOptions:
     trust_anchors: tuple = ()
     #: Follow redirects to loopback or private addresses the user did not name.
     allow_private: bool = False
+    #: Invoke the target's agents (a request that may cost money or change state): opt-in
+    #: for live hosts (``--invoke``), always on for the built-in ones.
+    invoke: bool = False
+    #: Invocation requests sent at most in one run (``--invoke-budget``).
+    invoke_budget: int = 50
 
     def dns_config(self) -> "DnsConfig":
         from conformance.dns import DnsConfig
@@ -78,6 +83,8 @@ class Target:
     record: "tuple[list[bytes], int | None] | None" = None
     #: Things the report should say about how the target was reached.
     notes: list[str] = field(default_factory=list)
+    #: The kit may invoke the target's agents (built-in targets; live ones with ``--invoke``).
+    invoke: bool = False
     _on_close: Callable[[], None] | None = None
 
     def close(self) -> None:

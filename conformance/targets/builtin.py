@@ -1,6 +1,6 @@
-"""The built-in targets: the draft's reference publisher, and its broken variants.
+"""The built-in targets: the draft's reference publisher (host), and its broken variants.
 
-``builtin`` serves ``fixtures/<draft>/publisher.toml`` from the mock HTTPS world on
+``builtin`` serves ``fixtures/<draft>/publisher.toml`` (``host.toml``) from the mock HTTPS world on
 loopback; ``builtin:<name>`` serves the variant ``<name>`` of ``fixtures/<draft>/mutants.toml``
 (``adck targets <draft>`` lists them). Nothing leaves 127.0.0.1.
 """
@@ -42,11 +42,12 @@ class BuiltinTargets:
 
         if (fixtures_dir(options.draft) / "provider.toml").exists():
             return self._provider(spec, name, options)
+        server_role = catalog.load(options.draft).server_role
         try:
             site = load_reference(options.draft)
         except FileNotFoundError:
-            raise TargetError(f"draft {options.draft!r} has no built-in reference publisher") from None
-        description = f"built-in reference publisher of {options.draft}"
+            raise TargetError(f"draft {options.draft!r} has no built-in reference {server_role}") from None
+        description = f"built-in reference {server_role} of {options.draft}"
         if name:
             broken, conforming = load_mutants(options.draft), load_mutants(options.draft, "conforming")
             if name in broken:
@@ -62,7 +63,8 @@ class BuiltinTargets:
             spec=spec,
             kind="origin",
             description=description,
-            roles=("publisher", "document"),
+            roles=(server_role, "document"),
+            invoke=True,  # the built-in host is the kit's own: invoking it costs nothing
             origin=origin.origin,
             http=origin.http_config(options.limits),
             notes=[f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"],

@@ -7,6 +7,7 @@ import re
 
 import httpx
 
+from conformance import catalog
 from conformance.targets import Target, TargetError, TargetOptions
 
 
@@ -54,7 +55,8 @@ class OriginTargets:
             spec=origin,
             kind="origin",
             description=f"live origin {origin}",
-            roles=("publisher", "document"),
+            roles=(catalog.load(options.draft).server_role, "document"),
+            invoke=options.invoke,
             origin=origin,
             http=options.http_config(),
             notes=notes,

@@ -67,6 +67,10 @@ def respond(site: Site, request: Request) -> Response:
         return response
     if route.delay:
         time.sleep(route.delay)
+    if route.handler is not None:
+        from conformance.world.handlers import answer
+
+        return answer(site, route, request)
     if route.accept_exactly is not None and request.headers.get("Accept") != route.accept_exactly:
         response = Response(b"not acceptable\n", status=406)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"

@@ -32,6 +32,7 @@ from werkzeug.serving import WSGIRequestHandler
 from conformance.fetch import Exchange
 from conformance.harness.adapters import Step
 from conformance.world import tls
+from conformance.world.handlers import request_body
 from conformance.world.https import LoopbackServer, respond
 from conformance.world.site import Mutant, Site, mutate
 
@@ -55,12 +56,14 @@ class Recorded:
     query: str
     headers: dict[str, str]
     status: int
+    #: The request body (at most :data:`~conformance.world.handlers.MAX_REQUEST_BODY` bytes).
+    body: bytes = b""
 
     def exchange(self) -> Exchange:
         scheme = "http" if self.listener == "http" else "https"
         url = f"{scheme}://{self.host}{self.path}" + (f"?{self.query}" if self.query else "")
         return Exchange(method=self.method, url=url, request_headers=self.headers, status=self.status,
-                        reason=f"(served by the {self.listener} listener)")
+                        reason=f"(served by the {self.listener} listener)", request_body=self.body)
 
 
 @dataclass
@@ -153,6 +156,7 @@ class ScenarioWorld:
     def _answer(self, listener: str, request: Request) -> Response:
         raw = request.host or ""
         host = raw if raw.startswith("[") else raw.rsplit(":", 1)[0].lower()
+        body = request_body(request) if request.method not in ("GET", "HEAD") else b""
         site = self._sites.get(host)
         response = respond(site, request) if site is not None else Response(b"no such scenario\n", status=421)
         etag = response.headers.get("ETag")
@@ -163,7 +167,7 @@ class ScenarioWorld:
         with self._lock:
             self._log.append(Recorded(listener, host, request.method, request.path,
                                       request.query_string.decode("latin-1"), dict(request.headers),
-                                      response.status_code))
+                                      response.status_code, body or b""))
         return response
 
     def port(self, listener: str) -> int:

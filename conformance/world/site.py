@@ -48,6 +48,11 @@ class Route:
     #: language prefix -> JSON Patch: a request whose Accept-Language starts with the prefix
     #: gets the document so changed, with Content-Language (content negotiation).
     localized: dict = field(default_factory=dict)
+    #: A dynamic responder (a name in :data:`conformance.world.handlers.HANDLERS`, such as
+    #: ``woa.invoke``) that computes the answer from the request: an invocation endpoint.
+    handler: str | None = None
+    #: Settings of the handler (a broken variant changes one: ``{ mismatch_status = 200 }``).
+    options: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -60,12 +65,17 @@ class Site:
     certificate_hostname: str | None = None
 
     def route_for(self, path: str, query: str, method: str | None = None) -> Route | None:
+        """The route answering ``path``: an exact path first (with its query, then any query),
+        then a template path (``/agents/{agent_id}/invoke``: a ``{name}`` matches one segment)."""
         routes = sorted((r for r in self.routes if r.method in (None, method)), key=lambda r: r.method is None)
         for r in routes:
             if r.path == path and r.query is not None and r.query == query:
                 return r
         for r in routes:
             if r.path == path and r.query is None:
+                return r
+        for r in routes:
+            if "{" in r.path and r.query is None and path_parameters(r.path, path) is not None:
                 return r
         return None
 
@@ -79,6 +89,23 @@ class Site:
         else:
             data = b""
         return data + b" " * route.pad_bytes
+
+
+def path_parameters(template: str, path: str) -> dict[str, str] | None:
+    """The values of ``{name}`` segments when ``path`` (as the server decoded it) matches
+    ``template``, else None (``/agents/{agent_id}/invoke`` and ``/agents/x/invoke`` give
+    ``{"agent_id": "x"}``)."""
+    import re
+
+    names: list[str] = []
+
+    def group(m: "re.Match[str]") -> str:
+        names.append(m.group(1))
+        return "([^/]+)"
+
+    pattern = re.sub(r"\\\{(\w+)\\\}", group, re.escape(template))
+    m = re.fullmatch(pattern, path)
+    return dict(zip(names, m.groups())) if m else None
 
 
 def apply_patch(document: Any, operations: tuple[dict, ...] | list[dict]) -> Any:
@@ -153,12 +180,16 @@ def _route(entry: dict) -> Route:
 
 @cache
 def load_reference(draft: str) -> Site:
-    """The reference site of a draft (``fixtures/<draft>/publisher.toml``), read once.
+    """The reference site of a draft (``fixtures/<draft>/publisher.toml``, or ``host.toml``
+    for a draft whose server role is a host), read once.
 
     Shared and never changed in place: mutants and scenarios copy it (``apply_patch`` works
     on a deep copy)."""
     folder = fixtures_dir(draft)
-    spec = tomllib.loads((folder / "publisher.toml").read_text("utf-8"))
+    path = folder / "publisher.toml"
+    if not path.exists():
+        path = folder / "host.toml"
+    spec = tomllib.loads(path.read_text("utf-8"))
     document = json.loads((folder / spec.pop("document")).read_text("utf-8"))
     routes = tuple(_route(r) for r in spec.pop("route"))
     return Site(document=document, routes=routes, **spec)
@@ -216,6 +247,8 @@ def mutate(site: Site, mutant: Mutant) -> Site:
         merged = [(k, v) for k, v in base.headers if k.lower() not in remove and k.lower() not in {h.lower() for h in headers}]
         merged += list(headers.items())
         fields = {k: (tuple(v) if k in ("patch", "refuse_when") else v) for k, v in change.items()}
+        if "options" in fields:  # a handler's settings: the variant's override the reference's
+            fields["options"] = {**base.options, **fields["options"]}
         new = replace(base, headers=tuple(merged), **fields)
         if idx is None:
             routes.insert(0, new)
