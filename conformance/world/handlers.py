@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 #: a Werkzeug response.
 HANDLERS: dict[str, str] = {
     "woa.invoke": "conformance.woa.reference:invoke",
+    "aidre.collections": "conformance.aidre.reference:collections",
+    "aidre.search": "conformance.aidre.reference:search",
+    "aidre.chunk": "conformance.aidre.reference:chunk",
 }
 
 #: Bytes of request body a handler reads at most (a larger body is answered 413).

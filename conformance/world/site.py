@@ -180,15 +180,15 @@ def _route(entry: dict) -> Route:
 
 @cache
 def load_reference(draft: str) -> Site:
-    """The reference site of a draft (``fixtures/<draft>/publisher.toml``, or ``host.toml``
-    for a draft whose server role is a host), read once.
+    """The reference site of a draft, read once: ``fixtures/<draft>/<role>.toml`` named by the
+    draft's server role (``publisher.toml``, ``host.toml``, ``server.toml``).
 
     Shared and never changed in place: mutants and scenarios copy it (``apply_patch`` works
     on a deep copy)."""
+    from conformance import catalog
+
     folder = fixtures_dir(draft)
-    path = folder / "publisher.toml"
-    if not path.exists():
-        path = folder / "host.toml"
+    path = folder / f"{catalog.load(draft).server_role}.toml"
     spec = tomllib.loads(path.read_text("utf-8"))
     document = json.loads((folder / spec.pop("document")).read_text("utf-8"))
     routes = tuple(_route(r) for r in spec.pop("route"))
