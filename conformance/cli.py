@@ -69,8 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--invoke", action="store_true",
                    help="invoke a live host's agents to check invocation clauses (off by default: an invocation "
                         "may cost money or change state; built-in targets are always invoked)")
-    r.add_argument("--invoke-budget", type=_positive(int), default=None, metavar="N",
-                   help="send at most N invocations in the run (default 50)")
+    r.add_argument("--invoke-budget", "--request-budget", dest="invoke_budget", type=_positive(int), default=None,
+                   metavar="N", help="send at most N requests that make the target work (invocations, searches) "
+                                     "in the run (default 200, enough for one full run)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")

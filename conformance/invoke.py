@@ -1,9 +1,11 @@
-"""Invocation: the kit's requests that run a target's agents (WoA REST invocations, ...).
+"""Invocation: the kit's requests that make a target work (WoA REST invocations, AIDRE searches).
 
-Reading a discovery document costs the target nothing; invoking one of its agents may cost
-money or change state. So the kit invokes a live target only when the user asked for it
-(``--invoke``), and never more than ``--invoke-budget`` times in one run. The built-in
-targets are the kit's own, and always invoked. An invocation URL comes from the target's
+Reading a discovery document costs the target little; invoking one of its agents may cost
+money or change state. So the kit invokes a live target's agents only when the user asked for
+it (``--invoke``). Searches (AIDRE) are reads, sent without opting in, but real work for the
+target all the same: every such request counts against one budget, never more than
+``--invoke-budget`` (alias ``--request-budget``) in one run. The built-in targets are the
+kit's own, and always invoked. An invocation URL comes from the target's
 document: it may not reach a loopback or private address unless the user named that host
 (or passed ``--allow-private``).
 
@@ -20,8 +22,10 @@ from typing import Any
 from conformance.fetch import Fetch, Fetcher
 from conformance.outcomes import untestable
 
-#: Invocation requests one run sends at most, unless ``--invoke-budget`` says otherwise.
-DEFAULT_BUDGET = 50
+#: Requests that make the target work one run sends at most, unless ``--invoke-budget`` says
+#: otherwise: enough for a full run of any suite, so that only a user who wants to be gentler
+#: than that needs to lower it.
+DEFAULT_BUDGET = 200
 #: What the kit accepts back from an invocation: the JSON of 5.2, or its problem details.
 ACCEPT = "application/json, application/problem+json"
 
@@ -39,27 +43,38 @@ class Invoker:
 
     @property
     def remaining(self) -> int:
+        """Invocations that may still be sent (0 when invoking is not allowed)."""
         return max(self.budget - self.sent, 0) if self.allowed else 0
 
-    def require(self, count: int = 1) -> None:
-        """*untestable* unless ``count`` more invocations may be sent."""
+    def require(self, count: int = 1, opt_in: bool = True) -> None:
+        """*untestable* unless ``count`` more requests may be sent (``opt_in``: they run the
+        target's agents, which needs ``--invoke`` on a live target)."""
         __tracebackhide__ = True
-        if not self.allowed:
+        if opt_in and not self.allowed:
             untestable("invoking a live host's agents is opt-in, since it may cost money or change state: "
                        "pass --invoke (and --invoke-budget N) to check this clause")
-        if self.remaining < count:
+        if self.budget - self.sent < count:
             untestable(f"the run's invocation budget ({self.budget}, --invoke-budget) is spent: "
                        f"{self.sent} invocations were sent")
 
     def post(self, url: str, content: bytes, content_type: str | None = "application/json",
-             headers: dict[str, str] | None = None) -> Fetch:
-        """POST ``content`` to ``url`` (one invocation of the budget)."""
+             headers: dict[str, str] | None = None, opt_in: bool = True, method: str = "POST") -> Fetch:
+        """Send ``content`` to ``url`` (one request of the budget; ``opt_in=False`` for a read
+        such as a search, which needs no ``--invoke``)."""
+        __tracebackhide__ = True
+        with self._lock:
+            self.require(opt_in=opt_in)
+            self.sent += 1
+        sent = {"Accept": ACCEPT} | ({"Content-Type": content_type} if content_type else {}) | (headers or {})
+        return self.fetcher.fetch(url, method=method, headers=sent, content=content, named_host=self.named_host)
+
+    def count(self) -> None:
+        """Count one invocation the kit sends by other means than :meth:`post` (a WoA MCP
+        tools/call, sent by the MCP client): *untestable* when it may not be sent."""
         __tracebackhide__ = True
         with self._lock:
             self.require()
             self.sent += 1
-        sent = {"Accept": ACCEPT} | ({"Content-Type": content_type} if content_type else {}) | (headers or {})
-        return self.fetcher.fetch(url, method="POST", headers=sent, content=content, named_host=self.named_host)
 
     def post_json(self, url: str, value: Any, headers: dict[str, str] | None = None) -> Fetch:
         """POST ``value`` as ``application/json`` to ``url``."""

@@ -30,6 +30,10 @@ ROLE = "document"
 Outcome = Literal["pass", "fail", "not-applicable", "untestable"]
 DocumentTest = Callable[[Document], None]
 
+#: Fixtures of a server under test: a document-role test taking one of these judges the
+#: documents a server answers (AIDRE's search responses), not a document on its own.
+_SERVED = frozenset({"server"})
+
 #: When several tests check one clause, the clause takes the worst outcome (as reports do).
 _PRECEDENCE: tuple[Outcome, ...] = ("fail", "untestable", "pass", "not-applicable")
 
@@ -50,10 +54,14 @@ def document_tests(draft: str) -> dict[str, tuple[DocumentTest, ...]]:
         for name in names:
             module_name, function_name = name.split("::")
             function = getattr(importlib.import_module(f"{profile.suite}.{module_name}"), function_name)
-            if list(inspect.signature(function).parameters) != ["document"]:
+            parameters = list(inspect.signature(function).parameters)
+            if parameters == ["document"]:
+                functions.append(function)
+            elif "document" in parameters or not set(parameters) & _SERVED:
                 raise TypeError(f"{name} checks a document-role clause but does not take exactly (document)")
-            functions.append(function)
-        tests[clause_id] = tuple(functions)
+            # else: it judges a document a live server answers (a search response): not a file's test
+        if functions:
+            tests[clause_id] = tuple(functions)
     return tests
 
 

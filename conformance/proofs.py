@@ -15,6 +15,13 @@ different ways, unless its sentence allows only one way (``[one_way]`` in
 ``profiles/<draft>/mutant-floor.toml``, one proof needed) or no break can violate it alone
 (``[exempt]``: its test is proven by variants that also fail another clause), each listed
 with the reason.
+
+A draft that says one thing twice (a sentence restated in another section, judged by the same
+observation) lists the restatement under ``[restates]``: ``"ID" = { same_as = "ID2", why =
+"..." }``. A variant that fails a clause and only its restatements proves each of them.
+A clause whose every violation is also a violation of broader ones lists them under
+``[implies]``: ``"ID" = { also = ["ID2"], why = "..." }``; a variant that fails the clause
+and only what it implies proves the clause.
 """
 
 from __future__ import annotations
@@ -48,9 +55,17 @@ def _proofs(short: str) -> dict[str, tuple[str, ...]]:
     profile = catalog.load(short)
     found: dict[str, list[str]] = {}
     files = ["mutants.toml"] + ([profile.client.mutants] if profile.client else [])
+    groups = _restatement_groups(short)
+    implied = {cid: set(entry["also"]) for cid, entry in _floor_table(short, "implies").items()}
     for file in files:
         for m in load_mutants(profile.short, file=file).values():
-            if m.clause and not m.also_fails:
+            if not m.clause:
+                continue
+            group = groups.get(m.clause, {m.clause})
+            if set(m.also_fails) <= group:  # fails exactly one statement, said once or several times
+                for cid in sorted(group if m.also_fails else {m.clause}):
+                    found.setdefault(cid, []).append(f"builtin:{m.name}")
+            elif set(m.also_fails) <= group | implied.get(m.clause, set()):  # and what it always implies
                 found.setdefault(m.clause, []).append(f"builtin:{m.name}")
     try:
         strategies = importlib.import_module(f"{profile.suite}.strategies")
@@ -61,6 +76,22 @@ def _proofs(short: str) -> dict[str, tuple[str, ...]]:
         for cid, names in named().items():
             found.setdefault(cid, []).extend(f"generated:{n}" for n in names)
     return {cid: tuple(names) for cid, names in found.items()}
+
+
+def restates(profile: Profile) -> dict[str, dict]:
+    """Clauses that restate another (``[restates]``): id -> {same_as, why}."""
+    return _floor_table(profile.short, "restates")  # type: ignore[return-value]
+
+
+def _restatement_groups(short: str) -> dict[str, set[str]]:
+    """Clause id -> the set of clauses saying the same thing (itself included)."""
+    groups: dict[str, set[str]] = {}
+    for cid, entry in _floor_table(short, "restates").items():
+        other = entry["same_as"] if isinstance(entry, dict) else str(entry)
+        group = groups.get(cid, {cid}) | groups.get(other, {other})
+        for member in group:
+            groups[member] = group
+    return groups
 
 
 def one_way(profile: Profile) -> dict[str, str]:

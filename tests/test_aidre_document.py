@@ -20,8 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance import catalog
-from conformance.aidre.oracle import explain, failing, judge
-from conformance.aidre.strategies import BYTE_MUTATIONS, IMPLIED, MUTATIONS, documents, named_breaks, serialized
+from conformance.aidre.oracle import document_tests, explain, failing, judge
+from conformance.aidre.strategies import (BYTE_MUTATIONS, IMPLIED, MUTATIONS, documents, error_objects, named_breaks,
+                                         search_responses, serialized)
 from conformance.document import Document
 from conformance.resources import fixtures_dir, profile_dir
 from tests.conftest import named_ways, schema_validator
@@ -49,9 +50,8 @@ def validator() -> jsonschema.Draft202012Validator:
 
 # ------------------------------------------------------------------ the mutation tables
 def test_every_tested_must_and_should_of_the_document_has_a_break() -> None:
-    bound = catalog.suite_bindings(PROFILE.suite)
-    tested = {cid for cid, c in PROFILE.clauses.items()
-              if c.role == "document" and c.level in ("MUST", "SHOULD") and bound.get(cid)}
+    # clauses with a test of a document on its own (some are judged on a server's answers only)
+    tested = {cid for cid in document_tests() if PROFILE.clause(cid).level in ("MUST", "SHOULD")}
     assert tested == MUTATIONS.keys() | BYTE_MUTATIONS.keys(), (
         f"no break for {sorted(tested - MUTATIONS.keys() - BYTE_MUTATIONS.keys())}; breaks for clauses not "
         f"tested at MUST/SHOULD: {sorted((MUTATIONS.keys() | BYTE_MUTATIONS.keys()) - tested)}")
@@ -65,7 +65,9 @@ def test_every_tested_must_and_should_of_the_document_has_a_break() -> None:
 # ------------------------------------------------------------------ valid documents
 def test_reference_document_fails_nothing() -> None:
     verdict = judge(REFERENCE.read_bytes())
-    assert set(verdict.values()) == {"pass"}, verdict
+    # every discovery-document clause passes; those of search responses and error objects do not apply
+    assert {c for c, o in verdict.items() if o != "pass"} == OTHER_KINDS, verdict
+    assert set(verdict.values()) == {"pass", "not-applicable"}
     assert not list(validator().iter_errors(json.loads(REFERENCE.read_text("utf-8"))))
 
 
@@ -75,6 +77,21 @@ def test_valid_documents_fail_nothing(doc: dict[str, Any]) -> None:
     verdict = judge(doc)
     assert set(verdict.values()) <= {"pass", "not-applicable"}, explain(doc)
     assert validator().is_valid(doc)
+
+
+#: Document clauses of search responses and error objects (AMB-30).
+OTHER_KINDS = {"AIDRE-7.1-01", "AIDRE-16.1-01", "AIDRE-16.1-03", "AIDRE-16.1-04", "AIDRE-16.1-05",
+               "AIDRE-17.1-04", "AIDRE-17.1-05", "AIDRE-17.1-06"}
+
+
+@PROPERTY
+@given(st.one_of(search_responses(), error_objects()))
+def test_valid_search_responses_and_error_objects_fail_nothing(doc: dict[str, Any]) -> None:
+    """A search response or an error object on its own is judged as one (AMB-30): a valid one
+    fails nothing, and the discovery-document clauses do not apply to it."""
+    verdict = judge(doc)
+    assert set(verdict.values()) <= {"pass", "not-applicable"}, explain(doc)
+    assert verdict["AIDRE-23.1-01"] == "not-applicable"
 
 
 @settings(PROPERTY, max_examples=30)
@@ -209,3 +226,22 @@ def test_the_draft_shows_exactly_the_two_discovery_examples(specs_dir: Path) -> 
     assert len(objects) == 14, [list(o) for o in objects]
     discovery = [o for o in objects if "version" in o]
     assert [sorted(o) for o in discovery] == [sorted(_json_after(text, a)) for a, _ in EXAMPLES.values()]
+
+
+def test_the_drafts_search_responses_and_errors_fail_no_must(specs_dir: Path) -> None:
+    """The draft's search responses (7.2, 16.2, 18.3, 24.2) and error objects (10, 17.2, 19.5,
+    24.3), each judged on its own as its kind (AMB-30), fail no MUST; the SHOULD members they
+    miss are those AMB-24 lists."""
+    text = catalog.normalize_text((specs_dir / PROFILE.spec_file).read_text("utf-8"))
+    objects = [o for o in _all_json_objects(text) if "version" not in o and ("results" in o or "error" in o)]
+    assert len(objects) == 8, [sorted(o) for o in objects]
+    misses: set[str] = set()
+    for example in objects:
+        verdict = judge(example)
+        failed = {c for c, o in verdict.items() if o == "fail"}
+        assert not {c for c in failed if PROFILE.clause(c).level == "MUST"}, explain(example)
+        assert "untestable" not in verdict.values(), explain(example)
+        misses |= failed
+    # AMB-24: the 7.2 response has no request_id, collection or meta; the 10 and 19.5 errors no
+    # request_id, and the 10 error no details
+    assert misses == {"AIDRE-16.1-03", "AIDRE-16.1-04", "AIDRE-16.1-05", "AIDRE-17.1-05", "AIDRE-17.1-06"}

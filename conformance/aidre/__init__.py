@@ -6,4 +6,12 @@ one clause id with ``@clause("AIDRE-23.1-01")``. ``oracle.judge`` runs them in-p
 ``strategies`` draws valid discovery documents and named ways of breaking each clause. The
 server and client roles, and search responses and error objects as documents, are catalogued
 in ``profiles/aidre/`` and not tested yet (``complete = false``).
+
+The client role (modules ``test_*_client_*.py``, fixtures in ``_client_fixtures.py``): the kit
+plays AIDRE origins on loopback (a discovery document per scenario, its search endpoint
+answered by ``scenario_server.py`` over the reference server's corpus and ranking, with
+cursors that change format between pages, unknown members, l2 and dot spaces), drives the
+client under test through the harness operation ``aidre.search``, and judges from its reply
+(the results in its order of relevance) and the requests it sent. The reference client is
+``conformance/agent/aidre_client.py``; its broken variants ``conformance/agent/aidre_mutants/``.
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.aidre._kinds import only
 from conformance.document import Document, kind_name
 from conformance.outcomes import not_applicable, untestable, violation
 
@@ -20,6 +21,7 @@ def spaces(document: Document) -> list[tuple[int, Any]]:
         untestable(f"{document.unreadable} (see AIDRE-14.2-01)")
     if document.parse_error or not isinstance(document.value(), dict):
         untestable("the document is not a JSON object, so it advertises no member (see AIDRE-23.1-01)")
+    only(document, "discovery")
     value = document.member("embedding_spaces", required=False)
     if not isinstance(value, list):
         not_applicable(f"embedding_spaces is a JSON {kind_name(value)}, not an array: the kit reads the "

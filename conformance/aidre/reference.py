@@ -36,7 +36,7 @@ import math
 import re
 import sqlite3
 import threading
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
@@ -66,40 +66,121 @@ _ids_lock = threading.Lock()
 class Options:
     """How the server behaves; the reference values conform, a broken variant changes one."""
 
+    # -- search semantics
     #: The distance the server really ranks vectors by: "declared" or a fixed one ("cosine", "dot", "l2").
     score_distance: str = "declared"
     #: "best-first", "worst-first" or "interleaved" (the order results are listed in).
     order: str = "best-first"
     #: Results a page shares with the previous page (0: disjoint pages).
     page_overlap: int = 0
-    #: Vectors in results even when the request does not ask for them.
-    vectors_by_default: bool = False
+    #: Results added beyond top_k (a server that returns more than asked), when the top_k asked
+    #: for is below ``extra_below``.
+    extra_results: int = 0
+    extra_below: int = 1_000_000_000
+    #: Ignore top_k and answer the default number of results.
+    ignore_top_k: bool = False
+    #: Reject a search without top_k.
+    require_top_k: bool = False
+    #: meta.top_k of a search without top_k reports this many instead of the default applied (0: the truth).
+    meta_default_top_k: int = 0
+    #: Status for a top_k of 0 or below: 400 (reject), 200 (accept, answering the default), 500.
+    non_positive_status: int = 400
+    #: Accept a top_k of 0 (only 0) with the default.
+    accept_zero_top_k: bool = False
+    #: Above the maximum: "clamp" (as documented), "reject", "unclamped" (answers it whole while
+    #: meta.top_k says the maximum), "alternate" (clamps, then rejects the same request), "500".
+    over_max: str = "clamp"
+    #: Status of a text query (200 supports them; 400/422 refuse them).
+    text_status: int = 200
+    #: Status of a vector query of the right length (200 supports them; 400/501 refuse them).
+    vector_status: int = 200
     #: Status of a query vector whose length differs from the space's dimensions.
     dimension_status: int = 422
-    #: "clamp" (as documented) or "reject" a top_k above the maximum; "clamp-lower": clamp
-    #: to fewer than the documented maximum.
-    over_max: str = "clamp"
-    #: Accept a top_k of 0 or below (answering with the default).
-    accept_non_positive_top_k: bool = False
+    #: Vectors longer than the space are cut, shorter ones padded, instead of refused.
+    truncate_long_vectors: bool = False
+    pad_short_vectors: bool = False
     #: Accept a body with both query and query_vector (the text one wins), or with neither.
     accept_both: bool = False
     accept_neither: bool = False
     #: Accept a vector query without embedding_space (the first space is assumed).
     accept_missing_space: bool = False
-    #: Reject requests that carry members the server does not know.
-    reject_unknown_members: bool = False
+    #: Read a query that is not a string as its JSON text.
+    coerce_query: bool = False
+    #: Unknown request members: "ignore", "reject", or "empty" (treated as a filter nothing matches).
+    unknown_members: str = "ignore"
+    #: An unsupported return field: "ignore" (as documented), "reject" (error object), "500", "text".
+    unknown_return: str = "ignore"
+    # -- what results and responses carry
+    #: Vectors in results even when the request does not ask: "" (never), "vector", "metadata.embedding".
+    vectors_by_default: str = ""
+    #: Members dropped from every result's metadata (content_hash, updated_at).
+    result_remove: tuple = ()
+    #: Members dropped from chunk resources (content_hash, updated_at).
+    chunk_remove: tuple = ()
+    #: Members dropped from successful search responses (request_id, collection, meta); with
+    #: ``response_remove_on = "vector"`` only from vector searches.
+    response_remove: tuple = ()
+    response_remove_on: str = "all"
+    #: The member holding the results ("results"), or "object" for an object instead of an array.
+    results_member: str = "results"
+    #: Request ids: "unique", "fixed" (the same for every response), "per-body" (a hash of the body).
+    request_ids: str = "unique"
+    #: Request ids left out of error bodies.
+    no_error_request_id: bool = False
+    #: Members left out of error objects (error, message, details).
+    error_remove: tuple = ()
+    # -- media types and statuses
     #: Media types accepted for a search body.
     accepted_types: tuple = (MEDIA, "application/json")
-    #: Content-Type of successful responses.
+    #: Content-Type of successful responses; of error responses.
     success_type: str = MEDIA
-    #: "json" errors as JSON objects; "text" as plain text.
+    error_type: str = MEDIA
+    #: Answer application/json when the request's Accept lists it: "" (never), "search", "chunk".
+    json_when_accepted: str = ""
+    #: Status of a successful search and of a successful chunk answer.
+    success_status: int = 200
+    chunk_status_ok: int = 200
+    #: "json" errors as JSON objects; "text" as plain text; "array" as a JSON array.
     error_body: str = "json"
-    #: Cap on results regardless of top_k (0: none): a server that answers fewer than asked.
-    cap_results: int = 0
-    #: Serve the private collection without authorization.
-    open_private: bool = False
-    #: Answer text queries (a server that supports only vectors answers 400).
-    text_queries: bool = True
+    #: Error values: "stable" (the suggested ones), "prose" (not machine-readable), "random"
+    #: (differ between identical requests), "other" (not the suggested value for the case);
+    #: ``error_values_for`` limits the change to one value (say, invalid_request).
+    error_values: str = "stable"
+    error_values_for: str = ""
+    #: Status of a body that is not JSON; of a Content-Type the server does not take.
+    bad_json_status: int = 400
+    bad_type_status: int = 415
+    #: Status of a request without the credentials a protected collection needs.
+    unauthorized_status: int = 401
+    #: Status of an unknown chunk id; of an unknown collection.
+    unknown_chunk_status: int = 404
+    unknown_collection_status: int = 404
+    #: Method status of the collections, search and chunk resources (200: supported; 405/501).
+    collections_method_status: int = 200
+    search_method_status: int = 200
+    chunk_method_status: int = 200
+    #: The chunk resource answers this body: "json" (the chunk), "text".
+    chunk_body: str = "json"
+    #: The chunk resource knows no chunk at all (404 for every id).
+    chunks_missing: bool = False
+    #: No ETag on chunk answers; on the collections answer.
+    chunk_etag: bool = True
+    collections_etag: bool = True
+    #: Members dropped from every listed collection; "faq" drops them from that one only.
+    collection_remove: tuple = ()
+    collection_remove_from: str = "all"
+    #: Values replacing collection members (a name that is "", a description that is a number).
+    collection_set: dict = field(default_factory=dict)
+    # -- access control
+    #: Serve the private collection without authorization: "" (never), "all", or "vector"
+    #: (vector searches only); its chunks too when it does.
+    open_private: str = ""
+    #: A collection whose searches are over their rate limit (every one refused, with this status).
+    limited_collection: str = ""
+    limited_status: int = 429
+    # -- rate limit fields
+    #: RateLimit fields sent: "all" (Limit, Remaining, Reset), "limit-only", "text-only" (on text searches only).
+    rate_limit_fields: str = "all"
 
     @classmethod
     def of(cls, route: Route) -> "Options":
@@ -108,8 +189,10 @@ class Options:
         if unknown:
             raise ValueError(f"unknown aidre options {sorted(unknown)}; known: {sorted(known)}")
         values = dict(route.options)
-        if "accepted_types" in values:
-            values["accepted_types"] = tuple(values["accepted_types"])
+        for name in ("accepted_types", "result_remove", "chunk_remove", "response_remove", "collection_remove",
+                     "error_remove"):
+            if name in values:
+                values[name] = tuple(values[name])
         return cls(**values)
 
 
@@ -192,25 +275,61 @@ def scores(vector: list[float], space: str, distance: str, collection: str) -> l
 
 # ---------------------------------------------------------------- HTTP
 
-def _request_id() -> str:
+#: Error values the reference uses (17.3), and what a variant with ``error_values = "other"`` uses.
+_OTHER_VALUE = {"invalid_embedding_dimension": "bad_vector", "not_found": "missing",
+                "unsupported_embedding_space": "unknown_space", "invalid_request": "bad_request",
+                "unauthorized": "denied", "unsupported_return_field": "bad_return"}
+
+
+def _request_id(options: Options, body: bytes = b"") -> str:
+    if options.request_ids == "fixed":
+        return "req_000001"
+    if options.request_ids == "per-body":
+        return "req_" + hashlib.sha256(body).hexdigest()[:6]
     with _ids_lock:
         return f"req_{next(_ids):06d}"
 
 
 def _json(status: int, value: Any, content_type: str = MEDIA) -> Response:
+    """A JSON body; ``content_type`` "" sends no Content-Type at all."""
     response = Response(json.dumps(value, ensure_ascii=False).encode("utf-8"), status=status)
-    response.headers["Content-Type"] = content_type
+    if content_type:
+        response.headers["Content-Type"] = content_type
+    else:
+        del response.headers["Content-Type"]
     return response
 
 
-def error(options: Options, status: int, code: str, message: str, details: dict | None = None) -> Response:
+def _success_type(options: Options, request: Request, resource: str) -> str:
+    if options.json_when_accepted == resource and "application/json" in request.headers.get("Accept", ""):
+        return "application/json"
+    return options.success_type
+
+
+def error(options: Options, status: int, code: str, message: str, details: dict | None = None,
+          body: bytes = b"") -> Response:
     """An error response: a JSON object with error, message, details and request_id (17.1)."""
+    transform = not options.error_values_for or options.error_values_for == code
+    if not transform:
+        pass
+    elif options.error_values == "prose":
+        code = code.replace("_", " ").capitalize() + "!"
+    elif options.error_values == "random":
+        with _ids_lock:
+            code = f"{code}_{next(_ids)}"
+    elif options.error_values == "other":
+        code = _OTHER_VALUE.get(code, code)
     if options.error_body == "text":
         response = Response(f"{code}: {message}\n".encode("utf-8"), status=status)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
         return response
-    body = {"error": code, "message": message, "details": details or {}, "request_id": _request_id()}
-    return _json(status, body, MEDIA)
+    value: Any = {"error": code, "message": message, "details": details or {}}
+    if not options.no_error_request_id:
+        value["request_id"] = _request_id(options, body)
+    value = {k: v for k, v in value.items() if k not in options.error_remove}
+    if options.error_body == "array":
+        value = [value]
+    return _json(status, value, options.error_type)
 
 
 def _limits(site: Site) -> dict:
@@ -222,22 +341,46 @@ def _authorized(request: Request) -> bool:
     return request.headers.get("Authorization", "") == f"Bearer {INTERNAL_TOKEN}"
 
 
+def _method_refused(options: Options, status: int, allowed: str) -> Response | None:
+    if status in (405, 501):
+        response = error(options, status, "invalid_request", "this resource does not answer this method")
+        if status == 405:
+            response.headers["Allow"] = allowed
+        return response
+    return None
+
+
+#: The collections the reference serves: name -> (description, visibility, updated_at).
+COLLECTIONS = {
+    "docs": ("Northwind Cloud product documentation", "public", "2026-03-29T09:00:00Z"),
+    "faq": ("Short answers to frequent questions", "public", "2026-03-25T09:00:00Z"),
+    "internal": ("Platform team runbooks", "private", "2026-03-20T09:00:00Z"),
+}
+
+
 def collections(site: Site, route: Route, request: Request) -> Response:
-    """GET /collections: every collection, with name, description, visibility, updated_at."""
+    """GET /collections: every collection, with name, description, visibility, updated_at;
+    the private one is listed too (its content needs authorization, 11.6)."""
     options = Options.of(route)
     if request.method not in ("GET", "HEAD"):
         response = error(options, 405, "invalid_request", "the collections resource answers GET")
         response.headers["Allow"] = "GET, HEAD"
         return response
-    listed = [
-        {"name": "docs", "description": "Northwind Cloud product documentation", "visibility": "public",
-         "updated_at": "2026-03-29T09:00:00Z"},
-    ]
-    if _authorized(request) or options.open_private:
-        listed.append({"name": "internal", "description": "Platform team runbooks", "visibility": "private",
-                       "updated_at": "2026-03-20T09:00:00Z"})
-    response = _json(200, {"collections": listed}, options.success_type)
+    refused = _method_refused(options, options.collections_method_status, "")
+    if refused is not None:
+        return refused
+    listed = []
+    for name, (description, visibility, updated) in COLLECTIONS.items():
+        item: dict[str, Any] = {"name": name, "description": description, "visibility": visibility,
+                                "updated_at": updated}
+        if options.collection_remove_from in ("all", name):
+            item = {k: v for k, v in item.items() if k not in options.collection_remove}
+            item.update(options.collection_set)
+        listed.append(item)
+    response = _json(200, {"collections": listed}, _success_type(options, request, "collections"))
     response.headers["Cache-Control"] = "max-age=300"
+    if options.collections_etag:
+        response.headers["ETag"] = '"collections-v1"'
     return response
 
 
@@ -248,18 +391,27 @@ def chunk(site: Site, route: Route, request: Request) -> Response:
         response = error(options, 405, "invalid_request", "the chunk resource answers GET")
         response.headers["Allow"] = "GET, HEAD"
         return response
+    refused = _method_refused(options, options.chunk_method_status, "")
+    if refused is not None:
+        return refused
     cid = (path_parameters(route.path, request.path) or {}).get("id", "")
-    found = corpus().by_id.get(cid)
+    found = None if options.chunks_missing else corpus().by_id.get(cid)
     if found is None:
-        return error(options, 404, "not_found", f"no chunk {cid!r}", {"id": cid})
+        return error(options, options.unknown_chunk_status, "not_found", f"no chunk {cid!r}", {"id": cid})
     if found["visibility"] != "public" and not (_authorized(request) or options.open_private):
-        return error(options, 401, "unauthorized", "this chunk's collection needs authorization")
+        return error(options, options.unauthorized_status, "unauthorized", "this chunk's collection needs authorization")
+    metadata = {"updated_at": found["updated_at"], "canonical": True,
+                "visibility": found["visibility"], "content_hash": found["content_hash"]}
+    metadata = {k: v for k, v in metadata.items() if k not in options.chunk_remove}
     body = {"id": found["id"], "collection": found["collection"], "text": found["text"],
-            "source": {"url": found["url"], "title": found["title"]},
-            "metadata": {"updated_at": found["updated_at"], "canonical": True,
-                         "visibility": found["visibility"], "content_hash": found["content_hash"]}}
-    response = _json(200, body, options.success_type)
-    response.headers["ETag"] = '"' + found["content_hash"].split(":")[1][:16] + '"'
+            "source": {"url": found["url"], "title": found["title"]}, "metadata": metadata}
+    if options.chunk_body == "text":
+        response = Response(found["text"].encode("utf-8"), status=options.chunk_status_ok)
+        response.headers["Content-Type"] = "text/plain; charset=utf-8"
+    else:
+        response = _json(options.chunk_status_ok, body, _success_type(options, request, "chunk"))
+    if options.chunk_etag:
+        response.headers["ETag"] = '"' + found["content_hash"].split(":")[1][:16] + '"'
     response.headers["Cache-Control"] = "max-age=300"
     return response
 
@@ -284,6 +436,9 @@ def _unseal(cursor: str) -> dict | None:
         return None
 
 
+_alternate = itertools.count()
+
+
 def search(site: Site, route: Route, request: Request) -> Response:
     """POST /search: a text or vector query (exactly one), top_k, cursor, return, collection."""
     options = Options.of(route)
@@ -292,86 +447,146 @@ def search(site: Site, route: Route, request: Request) -> Response:
         response = error(options, 405, "invalid_request", "search with POST (15.1)")
         response.headers["Allow"] = "POST"
         return response
-    media = (request.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-    if media not in options.accepted_types:
-        return error(options, 415, "invalid_request", f"send the request as {MEDIA}, not {media or 'no Content-Type'}")
+    refused = _method_refused(options, options.search_method_status, "")
+    if refused is not None:
+        return refused
     raw = request_body(request)
     if raw is None:
         return error(options, 413, "invalid_request", "the request body is too large")
+
+    def fail(status: int, code: str, message: str, details: dict | None = None) -> Response:
+        return error(options, status, code, message, details, raw or b"")
+
+    media = (request.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+    if media not in options.accepted_types:
+        return fail(options.bad_type_status, "invalid_request",
+                    f"send the request as {MEDIA}, not {media or 'no Content-Type'}")
     try:
         body = loads(raw.decode("utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        return error(options, 400, "invalid_request", f"the body is not JSON: {exc}")
+        return fail(options.bad_json_status, "invalid_request", f"the body is not JSON: {exc}")
     if not isinstance(body, dict):
-        return error(options, 400, "invalid_request", "the request must be a JSON object")
+        return fail(400, "invalid_request", "the request must be a JSON object")
     known = {"query", "query_vector", "embedding_space", "collection", "top_k", "return", "cursor"}
-    if options.reject_unknown_members and set(body) - known:
-        return error(options, 400, "invalid_request", f"unknown members {sorted(set(body) - known)}")
+    unknown = sorted(set(body) - known)
+    if unknown and options.unknown_members == "reject":
+        return fail(400, "invalid_request", f"unknown members {unknown}")
     has_text, has_vector = "query" in body, "query_vector" in body
     if has_text and has_vector and not options.accept_both:
-        return error(options, 400, "invalid_request", "send exactly one of query and query_vector (5.1)")
+        return fail(400, "invalid_request", "send exactly one of query and query_vector (5.1)")
     if not has_text and not has_vector and not options.accept_neither:
-        return error(options, 400, "invalid_request", "send exactly one of query and query_vector (5.1)")
+        return fail(400, "invalid_request", "send exactly one of query and query_vector (5.1)")
     collection = body.get("collection", "docs")
-    if collection not in ("docs", "internal"):
-        return error(options, 404, "not_found", f"no collection {collection!r}", {"collection": collection})
-    if collection == "internal" and not (_authorized(request) or options.open_private):
-        return error(options, 401, "unauthorized", "the internal collection needs authorization")
+    if not isinstance(collection, str) or collection not in COLLECTIONS:
+        return fail(options.unknown_collection_status, "not_found", f"no collection {collection!r}",
+                    {"collection": collection})
+    if collection == options.limited_collection:
+        response = fail(options.limited_status, "rate_limited", f"searches of {collection!r} are over their rate limit")
+        response.headers["RateLimit-Limit"] = "0"
+        response.headers["RateLimit-Remaining"] = "0"
+        response.headers["RateLimit-Reset"] = "60"
+        if options.limited_status == 429:
+            response.headers["Retry-After"] = "60"
+        return response
+    opened = options.open_private == "all" or (options.open_private == "vector" and "query_vector" in body)
+    if COLLECTIONS[collection][1] != "public" and not (_authorized(request) or opened):
+        return fail(options.unauthorized_status, "unauthorized", "this collection needs authorization")
+    wanted = body.get("return") if isinstance(body.get("return"), dict) else {}
+    supported_return = {"ids", "metadata", "text", "vectors", "semantic_payload"}
+    odd = sorted(k for k, v in wanted.items() if k not in supported_return and v)
+    if odd and options.unknown_return == "reject":
+        return fail(400, "unsupported_return_field", f"unsupported return fields {odd}", {"fields": odd})
+    if odd and options.unknown_return == "500":
+        return fail(500, "internal_error", "the server failed")
+    if odd and options.unknown_return == "200-error":
+        return _json(200, {"error": "unsupported_return_field", "fields": odd}, options.success_type)
+    if "top_k" not in body and options.require_top_k:
+        return fail(400, "invalid_request", "top_k is required")
     top_k = body.get("top_k", limits["default_top_k"])
     if not isinstance(top_k, int) or isinstance(top_k, bool):
-        return error(options, 400, "invalid_request", "top_k must be a positive integer (18.1)")
+        return fail(400, "invalid_request", "top_k must be a positive integer (18.1)")
     if top_k <= 0:
-        if not options.accept_non_positive_top_k:
-            return error(options, 400, "invalid_request", "top_k must be positive (18.1)", {"top_k": top_k})
-        top_k = limits["default_top_k"]
+        if options.accept_zero_top_k and top_k == 0:
+            top_k = limits["default_top_k"]
+        elif options.non_positive_status == 200:
+            top_k = limits["default_top_k"]
+        else:
+            return fail(options.non_positive_status, "invalid_request", "top_k must be positive (18.1)", {"top_k": top_k})
     maximum = limits["max_top_k"]
+    reported_top_k = None
     if top_k > maximum:
-        if options.over_max == "reject":
-            return error(options, 400, "invalid_request", f"top_k is at most {maximum}", {"max_top_k": maximum})
-        top_k = maximum if options.over_max == "clamp" else max(maximum // 2, 1)
-    wanted = body.get("return") if isinstance(body.get("return"), dict) else {}
+        mode = options.over_max
+        if mode == "alternate":
+            mode = "clamp" if next(_alternate) % 2 == 0 else "reject"
+        if mode == "reject":
+            return fail(400, "invalid_request", f"top_k is at most {maximum}", {"max_top_k": maximum})
+        if mode == "500":
+            return fail(500, "internal_error", "the server failed")
+        if mode == "unclamped":
+            reported_top_k = maximum
+        else:
+            top_k = maximum
+    if options.ignore_top_k:
+        top_k = limits["default_top_k"]
     if has_text and (not has_vector or options.accept_both):
         query = body["query"]
-        if not isinstance(query, str) or not query.strip():
-            return error(options, 400, "invalid_request", "query must be a non-empty string")
-        if not options.text_queries:
-            return error(options, 400, "invalid_request", "text queries are not supported")
+        if not isinstance(query, str):
+            if not options.coerce_query:
+                return fail(400, "invalid_request", "query must be a string")
+            query = json.dumps(query)
+        if not query.strip():
+            return fail(400, "invalid_request", "query must not be empty")
+        if len(query) > 4096:
+            return fail(400, "invalid_request", "query is longer than 4096 characters", {"max_length": 4096})
+        if options.text_status != 200:
+            return fail(options.text_status, "invalid_request", "text queries are not supported")
         ranked = text_search(query, collection)
-        key: Any = ["text", query]
+        key: Any = ["text", query, collection]
         space = None
     elif has_vector:
         space = body.get("embedding_space")
         if space is None:
             if not options.accept_missing_space:
-                return error(options, 400, "invalid_request", "a query_vector needs embedding_space (5.3)")
+                return fail(400, "invalid_request", "a query_vector needs embedding_space (5.3)")
             space = next(iter(SPACES))
-        if space not in SPACES:
-            return error(options, 422, "unsupported_embedding_space", "the requested embedding space is not supported",
-                         {"embedding_space": space})
+        if not isinstance(space, str) or space not in SPACES:
+            return fail(422, "unsupported_embedding_space", "the requested embedding space is not supported",
+                        {"embedding_space": space})
         vector = body["query_vector"]
         if not isinstance(vector, list) or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
                                                    and math.isfinite(x) for x in vector):
-            return error(options, 400, "invalid_request", "query_vector must be an array of numbers")
+            return fail(400, "invalid_request", "query_vector must be an array of numbers")
         dims, distance, _ = SPACES[space]
+        if len(vector) > 8 * dims:  # input size (11.5): far beyond any space of this server
+            return fail(422, "invalid_embedding_dimension", f"the supplied query vector has length {len(vector)}, "
+                        f"but the embedding space requires {dims}",
+                        {"embedding_space": space, "expected_dimensions": dims, "actual_dimensions": len(vector)})
+        if len(vector) > dims and options.truncate_long_vectors:
+            vector = vector[:dims]
+        if len(vector) < dims and options.pad_short_vectors:
+            vector = vector + [0.0] * (dims - len(vector))
         if len(vector) != dims:
-            return error(options, options.dimension_status, "invalid_embedding_dimension",
-                         f"the supplied query vector has length {len(vector)}, but the embedding space requires {dims}",
-                         {"embedding_space": space, "expected_dimensions": dims, "actual_dimensions": len(vector)})
+            return fail(options.dimension_status, "invalid_embedding_dimension",
+                        f"the supplied query vector has length {len(vector)}, but the embedding space requires {dims}",
+                        {"embedding_space": space, "expected_dimensions": dims, "actual_dimensions": len(vector)})
+        if options.vector_status != 200:
+            return fail(options.vector_status, "invalid_request", "vector queries are not supported")
         used = distance if options.score_distance == "declared" else options.score_distance
         ranked = scores(vector, space, used, collection)
-        key = ["vector", space, hashlib.sha256(json.dumps(vector).encode()).hexdigest()[:16]]
+        key = ["vector", space, collection, hashlib.sha256(json.dumps(vector).encode()).hexdigest()[:16]]
     else:  # neither, accepted by a broken variant
-        ranked, key, space = text_search("northwind", collection), ["none"], None
+        ranked, key, space = text_search("northwind cloud", collection), ["none", collection], None
+    if unknown and options.unknown_members == "empty":
+        ranked = []
     offset = 0
     if "cursor" in body:
         sealed = _unseal(body["cursor"]) if isinstance(body["cursor"], str) else None
         if sealed is None or sealed.get("key") != key:
-            return error(options, 400, "invalid_request", "the cursor is not one this server issued for this query")
+            return fail(400, "invalid_request", "the cursor is not one this server issued for this query")
         offset = int(sealed["offset"])
     start = max(offset - options.page_overlap, 0) if offset else 0
-    page = ranked[start:start + top_k]
-    if options.cap_results:
-        page = page[:options.cap_results]
+    extra = options.extra_results if "top_k" in body and body["top_k"] < options.extra_below else 0
+    page = ranked[start:start + top_k + extra]
     if options.order == "worst-first":
         page = list(reversed(page))
     elif options.order == "interleaved" and len(page) > 2:
@@ -381,20 +596,33 @@ def search(site: Site, route: Route, request: Request) -> Response:
         found = corpus().by_id[cid]
         result: dict[str, Any] = {"id": cid, "score": score}
         if wanted.get("metadata", True):
-            result["metadata"] = {"updated_at": found["updated_at"], "canonical": True,
-                                  "visibility": found["visibility"], "content_hash": found["content_hash"]}
+            metadata = {"updated_at": found["updated_at"], "canonical": True,
+                        "visibility": found["visibility"], "content_hash": found["content_hash"]}
+            result["metadata"] = {k: v for k, v in metadata.items() if k not in options.result_remove}
         if wanted.get("text"):
             result["text"] = found["text"]
-        if wanted.get("vectors") or options.vectors_by_default:
-            vector_space = space or next(iter(SPACES))
+        vector_space = space or next(iter(SPACES))
+        if wanted.get("vectors") is True or options.vectors_by_default == "vector":
             result["vector"] = embed(found["text"], vector_space)
+        elif options.vectors_by_default == "metadata.embedding":
+            result.setdefault("metadata", {})["embedding"] = embed(found["text"], vector_space)
         results.append(result)
-    meta: dict[str, Any] = {"returned": len(results), "top_k": top_k}
+    said = options.meta_default_top_k if "top_k" not in body and options.meta_default_top_k else None
+    meta: dict[str, Any] = {"returned": len(results), "top_k": said or reported_top_k or top_k}
     if start + top_k < len(ranked):
         meta["next_cursor"] = _seal({"key": key, "offset": start + top_k})
-    response = _json(200, {"request_id": _request_id(), "collection": collection, "results": results, "meta": meta},
-                     options.success_type)
-    response.headers["RateLimit-Limit"] = "1000"
-    response.headers["RateLimit-Remaining"] = "999"
-    response.headers["RateLimit-Reset"] = "60"
+    answer: dict[str, Any] = {"request_id": _request_id(options, raw), "collection": collection,
+                              "results": results, "meta": meta}
+    if options.results_member == "object":
+        answer["results"] = {r["id"]: r for r in results}
+    elif options.results_member != "results":
+        answer[options.results_member] = answer.pop("results")
+    if options.response_remove_on == "all" or (options.response_remove_on == "vector" and has_vector):
+        answer = {k: v for k, v in answer.items() if k not in options.response_remove}
+    response = _json(options.success_status, answer, _success_type(options, request, "search"))
+    if options.rate_limit_fields != "none" and not (options.rate_limit_fields == "text-only" and not has_text):
+        response.headers["RateLimit-Limit"] = "1000"
+        if options.rate_limit_fields != "limit-only":
+            response.headers["RateLimit-Remaining"] = "999"
+            response.headers["RateLimit-Reset"] = "60"
     return response

@@ -209,8 +209,92 @@ MUTATIONS: dict[str, dict[str, Mutation]] = {
     "AIDRE-19.1-09": _space_ways("revision", "Revision", "rev", "model_revision"),
 }
 
-#: (clause, way) -> other clauses that way cannot help breaking too (none so far).
-IMPLIED: dict[tuple[str, str], set[str]] = {}
+# ------------------------------------------------------------------ search responses, error objects
+# Documents on their own of the two other kinds (AMB-30): a search response has results and no
+# version; an error object has error and neither version nor results.
+
+_TOKEN = st.text(string.ascii_lowercase + string.digits + "_", min_size=1, max_size=24)
+
+
+def _kind_safe(names: st.SearchStrategy[dict[str, Json]], *forbidden: str) -> st.SearchStrategy[dict[str, Json]]:
+    return names.map(lambda d: {k: v for k, v in d.items() if k not in forbidden})
+
+
+@st.composite
+def search_results(draw: st.DrawFn) -> list[Doc]:
+    """Results as the examples show them (7.2, 16.2, 24.2): id, score, metadata, and extras."""
+    out = []
+    for _ in range(draw(st.integers(0, 4))):
+        result: Doc = {"id": draw(text(1, 20)), "score": draw(st.floats(-1e6, 1e6, allow_nan=False))}
+        if draw(st.booleans()):
+            result["metadata"] = {"updated_at": "2026-04-01T10:00:00Z", "canonical": draw(st.booleans())}
+        if draw(st.booleans()):
+            result["text"] = draw(text())
+        out.append(result)
+    return out
+
+
+@st.composite
+def search_responses(draw: st.DrawFn) -> Doc:
+    """A successful search response with the SHOULD members of 16.1 and extension members."""
+    doc: Doc = {"request_id": draw(text(1, 16)), "collection": draw(text(1, 16)), "results": draw(search_results()),
+                "meta": {"returned": draw(st.integers(0, 50)), "top_k": draw(st.integers(1, 50))}}
+    if draw(st.booleans()):
+        doc["meta"]["next_cursor"] = draw(text(1, 30))
+    doc.update(draw(_kind_safe(_extensions(), "version", "results", "error")))
+    return doc
+
+
+@st.composite
+def error_objects(draw: st.DrawFn) -> Doc:
+    """An error object with the members of 17.1 and extension members."""
+    doc: Doc = {"error": draw(_TOKEN), "message": draw(text(0, 40)),
+                "details": draw(st.dictionaries(text(1, 8), _SCALAR, max_size=3)), "request_id": draw(text(1, 16))}
+    doc.update(draw(_kind_safe(_extensions(), "version", "results", "error")))
+    return doc
+
+
+def _other_kind(strategy: st.SearchStrategy[Doc], member: str, *names: str) -> dict[str, Mutation]:
+    """Ways a document of another kind lacks ``member``: left out, or under a near name."""
+    def dropped(doc: Doc) -> st.SearchStrategy[Json]:
+        return strategy.map(lambda d: {k: v for k, v in d.items() if k != member})
+
+    def renamed(doc: Doc) -> st.SearchStrategy[Json]:
+        return st.tuples(strategy, st.sampled_from(names)).map(
+            lambda p: {(p[1] if k == member else k): v for k, v in p[0].items()})
+
+    return {"absent": dropped, "misnamed": renamed}
+
+
+def _results_not_array(how: str) -> Mutation:
+    values = {"an-object": st.dictionaries(text(1, 8), st.just({"score": 0.5}), min_size=0, max_size=3),
+              "a-scalar": st.one_of(st.none(), st.booleans(), st.integers(), text()),
+              "a-string-of-json": st.just("[]")}[how]
+
+    def mutate(doc: Doc) -> st.SearchStrategy[Json]:
+        return st.tuples(search_responses(), values).map(lambda p: p[0] | {"results": p[1]})
+    return mutate
+
+
+_RESULTS_WAYS = {how: _results_not_array(how) for how in ("an-object", "a-scalar", "a-string-of-json")}
+
+MUTATIONS.update({
+    "AIDRE-7.1-01": dict(_RESULTS_WAYS),
+    "AIDRE-16.1-01": dict(_RESULTS_WAYS),
+    "AIDRE-16.1-03": _other_kind(search_responses(), "request_id", "requestId", "request-id", "RequestId", "req_id"),
+    "AIDRE-16.1-04": _other_kind(search_responses(), "collection", "Collection", "collection_name", "collections"),
+    "AIDRE-16.1-05": _other_kind(search_responses(), "meta", "Meta", "_meta", "metainfo"),
+    "AIDRE-17.1-04": _other_kind(error_objects(), "message", "msg", "Message", "error_message", "description"),
+    "AIDRE-17.1-05": _other_kind(error_objects(), "details", "detail", "Details", "error_details", "info"),
+    "AIDRE-17.1-06": _other_kind(error_objects(), "request_id", "requestId", "request-id", "RequestId", "req_id"),
+})
+
+#: (clause, way) -> other clauses that way cannot help breaking too: 7.1 and 16.1 say the same
+#: of a search response's results (AMB-13).
+IMPLIED: dict[tuple[str, str], set[str]] = {
+    **{("AIDRE-7.1-01", way): {"AIDRE-16.1-01"} for way in _RESULTS_WAYS},
+    **{("AIDRE-16.1-01", way): {"AIDRE-7.1-01"} for way in _RESULTS_WAYS},
+}
 
 
 # ------------------------------------------------------------------ byte mutations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conformance.aidre._kinds import only
 from conformance.document import Document, kind_name
 from conformance.outcomes import clause, untestable, violation
 
@@ -15,6 +16,7 @@ def test_23_1_version_member(document: Document) -> None:
         untestable(f"{document.parse_error}; the kit cannot tell whether it holds a version member")
     if document.parse_error:
         violation(f"the document is not JSON, so it contains no version member: {document.parse_error}")
+    only(document, "discovery")
     value = document.value()
     if not isinstance(value, dict):
         violation(f"the document is a JSON {kind_name(value)}, not an object with members")

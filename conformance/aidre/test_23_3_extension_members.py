@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conformance.aidre._kinds import only
 from conformance.aidre._spaces import spaces
 from conformance.document import Document
 from conformance.outcomes import NotApplicable, Untestable, clause, not_applicable, untestable
@@ -18,6 +19,7 @@ def test_23_3_extension_members_allowed(document: Document) -> None:
         untestable(f"{document.unreadable} (see AIDRE-14.2-01)")
     if document.parse_error or not isinstance(document.value(), dict):
         untestable("the document is not a JSON object (see AIDRE-23.1-01)")
+    only(document, "discovery")
     found = [k for k in document.top() if k not in NAMED_TOP]
     try:
         found += [f"embedding_spaces[{i}].{k}" for i, s in spaces(document) if isinstance(s, dict)

@@ -28,6 +28,29 @@ def _unknown_variant(draft: str, name: str, role: str | None, count: int) -> Tar
     return TargetError(f"no built-in {what} {name!r} for {draft}; `adck targets {draft}` lists the {count} there are")
 
 
+def _with_mcp_server(site, origin, http, notes):
+    """Start the site's MCP server (``conformance.world.mcp_server``) beside its origin: the
+    target's HttpConfig maps its name too, and closing the target stops both."""
+    from dataclasses import replace
+
+    from conformance.world import mcp_server
+
+    try:
+        server = mcp_server.serve(site.document, site.mcp)
+    except BaseException:
+        origin.stop()
+        raise
+
+    def close() -> None:
+        try:
+            server.stop()
+        finally:
+            origin.stop()
+
+    http = replace(http, connect_to=http.connect_to + (server.connect_to,))
+    return http, notes + [f"MCP server (Streamable HTTP) on 127.0.0.1:{server.port} as {server.url}"], close
+
+
 class BuiltinTargets:
     help = "builtin | builtin:MUTANT  the reference implementation, or a broken variant of it"
 
@@ -59,6 +82,10 @@ class BuiltinTargets:
             site = mutate(site, variant)
             description = f"built-in {kind} variant {name!r} of {options.draft} ({variant.summary})"
         origin = https.serve(site)
+        http, notes = origin.http_config(options.limits), [f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"]
+        close = origin.stop
+        if site.mcp:  # a host's MCP transport (WoA 4.3.2): the SDK's MCP server beside the origin
+            http, notes, close = _with_mcp_server(site, origin, http, notes)
         return Target(
             spec=spec,
             kind="origin",
@@ -66,9 +93,9 @@ class BuiltinTargets:
             roles=(server_role, "document"),
             invoke=True,  # the built-in host is the kit's own: invoking it costs nothing
             origin=origin.origin,
-            http=origin.http_config(options.limits),
-            notes=[f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"],
-            _on_close=origin.stop,
+            http=http,
+            notes=notes,
+            _on_close=close,
         )
 
     def _client(self, spec: str, name: str, options: TargetOptions, client) -> Target:

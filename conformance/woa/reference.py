@@ -53,8 +53,30 @@ class Options:
     invalid_input_status: int = 400
     #: The agent of a mismatched envelope wins over the URL's (with mismatch_status 2xx).
     trust_envelope: bool = False
-    #: Operation assumed when the envelope names none (5.1 recommends "default").
+    #: Operation assumed when the envelope names none (5.1 recommends "default"); "" rejects
+    #: an envelope without operation for an agent that defines operations.
     implied_operation: str = "default"
+    #: Members merged into every problem details body (a variant mistypes one: status "400").
+    problem_members: dict = field(default_factory=dict)
+    #: An unknown operation is run as the implied one instead of being rejected.
+    lenient_operation: bool = False
+    #: Agent ids compare case-insensitively (an envelope's "SUMMARIZER" matches the URL's).
+    case_insensitive_ids: bool = False
+    #: A schema the host also applies to every input (allOf): its real schema is stricter
+    #: than the one it publishes.
+    stricter_inputs: dict = field(default_factory=dict)
+    #: Outputs follow the agent's schema even when the operation overrides it.
+    ignore_operation_outputs: bool = False
+    #: Inputs are checked against the agent's schema even when the operation overrides it.
+    ignore_operation_inputs: bool = False
+    #: The request media type the endpoint takes (another one is answered 415).
+    request_media: str = "application/json"
+    #: Compare the whole Content-Type header, parameters included, with request_media.
+    exact_content_type: bool = False
+    #: Answer every POST with 307 to this URL (a variant sends invocations to plain HTTP).
+    redirect_to: str = ""
+    #: Reject an envelope without agent even when the URL names one (5.2 allows either).
+    agent_required: bool = False
 
     @classmethod
     def of(cls, route: Route) -> "Options":
@@ -70,15 +92,23 @@ class Options:
 
 def _json(status: int, value: Any, content_type: str = "application/json") -> Response:
     response = Response(json.dumps(value, ensure_ascii=False).encode("utf-8"), status=status)
-    response.headers["Content-Type"] = content_type
+    if content_type:
+        response.headers["Content-Type"] = content_type
+    else:
+        del response.headers["Content-Type"]
     return response
 
 
 def problem(options: Options, status: int, title: str, detail: str, body: str | None = None) -> Response:
     """An error response in the form the options say (RFC 9457 problem details by default)."""
     form = body or options.error_body
+    details = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    if body is None:  # the general errors (a mismatch's body has its own setting)
+        details |= options.problem_members
     if form == "problem":
-        return _json(status, {"type": "about:blank", "title": title, "status": status, "detail": detail}, PROBLEM)
+        return _json(status, details, PROBLEM)
+    if form == "problem-list":  # the problem+json media type, but not a problem object
+        return _json(status, [details], PROBLEM)
     if form == "json":
         return _json(status, {"error": title, "message": detail})
     response = Response(f"{title}: {detail}\n".encode("utf-8"), status=status)
@@ -124,9 +154,9 @@ def instance_of(schema: Any, depth: int = 0) -> Any:
 
 
 def _validator(schema: Any):
-    from jsonschema import Draft202012Validator
+    from conformance.schemas import offline_validator
 
-    return Draft202012Validator(schema)
+    return offline_validator(schema)
 
 
 def _agent_by_id(document: Any, agent_id: str) -> dict | None:
@@ -134,21 +164,21 @@ def _agent_by_id(document: Any, agent_id: str) -> dict | None:
     return next((a for a in agents or [] if isinstance(a, dict) and a.get("id") == agent_id), None)
 
 
-def _rest_template(document: Any) -> str:
-    rest = (document.get("transports") or {}).get("rest") if isinstance(document, dict) else None
-    path = rest.get("invoke_path", "") if isinstance(rest, dict) else ""
-    return path.partition("?")[0]
-
-
 def invoke(site: Site, route: Route, request: Request) -> Response:
     """Answer one REST invocation (POST with a JSON invocation envelope)."""
     options = Options.of(route)
+    if options.redirect_to:
+        response = Response(b"", status=307)
+        response.headers["Location"] = options.redirect_to
+        return response
     if request.method != "POST":
         response = problem(options, 405, "Method Not Allowed", "invoke an agent with POST (4.3.1)")
         response.headers["Allow"] = "POST"
         return response
     media = (request.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-    if media != "application/json":
+    if options.exact_content_type:
+        media = (request.headers.get("Content-Type") or "").strip().lower()
+    if media != options.request_media:
         return problem(options, 415, "Unsupported Media Type",
                        f"the invocation envelope must be application/json, not {media or 'no Content-Type'}")
     raw = request_body(request)
@@ -161,12 +191,16 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
     if not isinstance(envelope, dict):
         return problem(options, 400, "Bad Request", "the invocation envelope must be a JSON object (5.1)")
     document = site.document
-    url_agent = (path_parameters(_rest_template(document) or route.path, request.path) or {}).get("agent_id")
+    # the route's own template (base's path included) names the agent, as the document's URL does
+    url_agent = (path_parameters(route.path, request.path) or {}).get("agent_id")
     named = envelope.get("agent")
     if named is not None and not isinstance(named, str):
         return problem(options, 400, "Bad Request", "the envelope's agent must be a string (5.1)")
+    if named is None and options.agent_required:
+        return problem(options, 400, "Bad Request", "the envelope's agent is REQUIRED (5.1)")
     agent_id = named if named is not None else url_agent
-    if url_agent is not None and named is not None and named != url_agent:
+    same = (named or "").lower() == (url_agent or "").lower() if options.case_insensitive_ids else named == url_agent
+    if url_agent is not None and named is not None and not same:
         if not 200 <= options.mismatch_status < 300:
             return problem(options, options.mismatch_status, "Agent Mismatch",
                            f"the envelope names agent {named!r} but the URL names {url_agent!r} (5.2)",
@@ -175,6 +209,9 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
     if agent_id is None:
         return problem(options, 400, "Bad Request", "the envelope names no agent and the URL has none (5.1)")
     agent = _agent_by_id(document, agent_id)
+    if agent is None and options.case_insensitive_ids and url_agent is not None:
+        agent_id = url_agent
+        agent = _agent_by_id(document, agent_id)
     if agent is None:
         return problem(options, 404, "Not Found", f"no agent {agent_id!r} on this host")
     inputs, outputs = agent.get("inputs"), agent.get("outputs")
@@ -183,13 +220,20 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
         return problem(options, 400, "Bad Request", "the envelope's operation must be a string (5.1)")
     if isinstance(operations, list) and operations:
         name = envelope.get("operation", options.implied_operation)
+        if not name:
+            return problem(options, 400, "Bad Request", f"agent {agent_id!r} defines operations: name one")
         op = next((o for o in operations if isinstance(o, dict) and o.get("name") == name), None)
+        if op is None and options.lenient_operation:
+            op = next((o for o in operations if isinstance(o, dict) and o.get("name") == options.implied_operation), {})
         if op is None:
             return problem(options, 400, "Bad Request", f"agent {agent_id!r} has no operation {name!r}")
-        inputs, outputs = op.get("inputs", inputs), op.get("outputs", outputs)
+        inputs = inputs if options.ignore_operation_inputs else op.get("inputs", inputs)
+        outputs = outputs if options.ignore_operation_outputs else op.get("outputs", outputs)
     if "input" not in envelope or not isinstance(envelope["input"], dict):
         return problem(options, options.invalid_input_status, "Bad Request",
                        "the envelope's input must be a JSON object (5.1)")
+    if options.stricter_inputs:
+        inputs = {"allOf": [inputs, options.stricter_inputs]}
     errors = sorted(_validator(inputs).iter_errors(envelope["input"]), key=lambda e: list(e.absolute_path))
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"

@@ -114,7 +114,8 @@ def serve(site: Site) -> MockOrigin:
     """Start an origin for ``site`` on 127.0.0.1 (a free port); stop it with ``.stop()``."""
     ssl_context = None
     if site.scheme == "https":
-        ssl_context = tls.server_context(site.certificate_hostname or site.hostname)
+        ssl_context = tls.server_context(site.certificate_hostname or site.hostname,
+                                         maximum=site.tls_max, minimum=site.tls_min)
     server = LoopbackServer(host="127.0.0.1", port=0, ssl_context=ssl_context, threaded=True)
     server.expect_request(re.compile(".*")).respond_with_handler(lambda request: respond(site, request))
     server.start()

@@ -63,6 +63,13 @@ class Site:
     scheme: str = "https"
     #: The name the TLS certificate is issued for (default: hostname).
     certificate_hostname: str | None = None
+    #: The highest and lowest TLS versions the origin accepts ("TLSv1.2"; default: Python's).
+    tls_max: str | None = None
+    tls_min: str | None = None
+    #: Settings of an MCP server started beside the origin (a WoA host's MCP transport:
+    #: ``conformance.world.mcp_server.McpOptions``); empty: none. A variant's ``site.mcp``
+    #: changes single settings (``mutate`` merges it).
+    mcp: dict = field(default_factory=dict)
 
     def route_for(self, path: str, query: str, method: str | None = None) -> Route | None:
         """The route answering ``path``: an exact path first (with its query, then any query),
@@ -254,7 +261,10 @@ def mutate(site: Site, mutant: Mutant) -> Site:
             routes.insert(0, new)
         else:
             routes[idx] = new
-    return replace(site, document=document, routes=tuple(routes), **mutant.site)
+    # a table-valued site setting (mcp) is merged: a variant names only what it changes
+    changes = {k: ({**getattr(site, k), **v} if isinstance(v, dict) and isinstance(getattr(site, k, None), dict) else v)
+               for k, v in mutant.site.items()}
+    return replace(site, document=document, routes=tuple(routes), **changes)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,13 @@ def ca_bundle() -> Path:
     return path
 
 
-def server_context(*hostnames: str) -> ssl.SSLContext:
-    """A server TLS context with a certificate for ``hostnames`` signed by the mock CA."""
+def server_context(*hostnames: str, maximum: str | None = None, minimum: str | None = None) -> ssl.SSLContext:
+    """A server TLS context with a certificate for ``hostnames`` signed by the mock CA;
+    ``maximum``/``minimum`` ("TLSv1.2") cap the versions it accepts (a host without TLS 1.3)."""
     ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    if maximum:
+        ctx.maximum_version = ssl.TLSVersion[maximum.replace(".", "_")]
+    if minimum:
+        ctx.minimum_version = ssl.TLSVersion[minimum.replace(".", "_")]
     authority().issue_cert(*hostnames).configure_cert(ctx)
     return ctx

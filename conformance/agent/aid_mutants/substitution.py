@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from conformance.agent.aid_client import _PLACEHOLDER, Found, Prompt, ReferenceAidClient, User, _text
+from conformance.agent.aid_client import _PLACEHOLDER, Found, ReferenceAidClient, User, _text
 
 _PACKAGE = "${package.identifier}"
 _CONFIG = re.compile(r"\$\{config\.([^}]*)\}")

@@ -1,0 +1,79 @@
+"""Conforming but unusual WoA clients: each takes a road the reference does not where the draft
+leaves the choice open; every client-role test must pass them (``fixtures/woa/client-mutants.toml``
+``[conforming.NAME]``). In-process targets: ``python:conformance.agent.woa_mutants.conforming:NAME``
+with ``-`` written ``_``."""
+
+from __future__ import annotations
+
+from conformance.agent.woa_client import ReferenceWoaClient, Refused
+
+
+class CharsetJson(ReferenceWoaClient):
+    """4.3.1: application/json with a charset parameter, and \\u escapes for non-ASCII."""
+
+    def media_type(self) -> str:
+        return "application/json; charset=utf-8"
+
+    def encode(self, body) -> bytes:
+        import json
+
+        return json.dumps(body, ensure_ascii=True).encode("ascii")
+
+
+class DefaultOperationImplied(ReferenceWoaClient):
+    """5.1: leaves operation out when "default" is asked for (the implied one)."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        out = super().envelope(agent, operation, input, url)
+        if out.get("operation") == "default":
+            out.pop("operation")
+        return out
+
+
+class RefusesHttpOrigin(ReferenceWoaClient):
+    """8.1: refuses an http:// origin instead of trying it over https."""
+
+    def document_url(self, origin: str) -> str:
+        if origin.strip().lower().startswith("http://"):
+            raise Refused("insecure", f"{origin}: plain HTTP is never used")
+        return super().document_url(origin)
+
+
+class NeverFollowsRedirects(ReferenceWoaClient):
+    """8.2: follows no redirect of an invocation at all."""
+
+    def redirect_allowed(self, url: str) -> None:
+        raise Refused("redirect", f"redirect to {url}: not followed")
+
+
+class McpBareToolName(ReferenceWoaClient):
+    """4.3.2: calls the tool by the value alone, without tool_namespace (AMB-14 accepts both)."""
+
+    def mcp_tool_name(self, config: dict, value: str, listed: list[str]) -> str:
+        return value
+
+
+class NoFeatures(ReferenceWoaClient):
+    """A library that claims neither feature: it sends what it is given and speaks REST only."""
+
+    features = ()
+
+
+CONFORMING = {
+    "mcp-bare-tool-name": McpBareToolName,
+    "no-features": NoFeatures,
+    "charset-json": CharsetJson,
+    "default-operation-implied": DefaultOperationImplied,
+    "refuses-http-origin": RefusesHttpOrigin,
+    "never-follows-redirects": NeverFollowsRedirects,
+}
+
+
+def _handlers() -> dict:
+    from conformance.agent.woa_adapter import make_handler
+
+    return {name.replace("-", "_"): make_handler(cls, f"adck reference WoA client, conforming variant {name}")
+            for name, cls in CONFORMING.items()}
+
+
+globals().update(_handlers())

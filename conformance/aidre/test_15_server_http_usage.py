@@ -1,0 +1,199 @@
+"""§15 HTTP Usage: methods (15.1), response headers (15.3) and status codes (15.4)."""
+
+from __future__ import annotations
+
+from conformance.aidre._server_checks import fail_all, search_reached
+from conformance.aidre._server_fixtures import MEDIA, METHOD_REFUSED, NOT_JSON, Answer, Endpoints, Probe
+from conformance.aidre._server_checks import chunk_answers
+from conformance.fetch import Fetch
+from conformance.outcomes import clause, not_applicable, untestable, violation
+
+
+# ---------------------------------------------------------------- 15.1 Methods
+
+@clause("AIDRE-15.1-01")
+def test_15_1_discovery_and_collections_support_get(discovery_fetch: Fetch, endpoints: Endpoints,
+                                                      collections_answer: Answer | None, server: Probe) -> None:
+    """The discovery and collection resources MUST support HTTP GET: each answers a GET with
+    200 and a JSON object or array, not 405 or 501 (AMB-11)."""
+    answers = [("/.well-known/ai-discovery", Answer(discovery_fetch))]
+    if collections_answer is not None:  # its 405 or 501 is this clause's own case
+        answers.append((endpoints.collections, collections_answer))
+        server.used.append(collections_answer)
+    problems = []
+    for where, answer in answers:
+        if answer.status is None:
+            untestable(f"GET {where}: {answer.describe()}")
+        if answer.status in METHOD_REFUSED or (answer.status == 200 and not isinstance(answer.value, (dict, list))):
+            problems.append(f"GET {where} was answered {answer.describe()}")
+    fail_all(problems, len(answers), "resources did not support GET")
+
+
+@clause("AIDRE-15.1-02")
+def test_15_1_search_supports_post(server: Probe) -> None:
+    """The search resource MUST support HTTP POST: a POST of a text query is not answered 405
+    or 501 (whether it succeeds is AIDRE-5.2-01)."""
+    answer = server.search(server.text_body(), method_refusal=True)
+    if answer.status is None:
+        untestable(f"POST {server.endpoints.search}: {answer.describe()}")
+    if answer.status in METHOD_REFUSED:
+        allow = answer.final.header("allow") if answer.final else None
+        violation(f"POST {server.endpoints.search} was answered {answer.status}"
+                  + (f" (Allow: {allow})" if allow else ""))
+
+
+@clause("AIDRE-15.1-03")
+def test_15_1_chunk_supports_get(server: Probe) -> None:
+    """The chunk dereference resource MUST support HTTP GET: GET of a result's id there is not
+    answered 405 or 501 (not applicable when the server has no chunk resource, AMB-12)."""
+    if server.endpoints.chunk is None:
+        not_applicable("the server names no chunk resource")
+    answers = chunk_answers(server, method_refusal=True)
+    refused = [f"GET of chunk {cid!r} was answered {a.status}" for cid, a in answers if a.status in METHOD_REFUSED]
+    fail_all(refused, len(answers), "chunk GETs were refused as a method")
+
+
+# ---------------------------------------------------------------- 15.3 Response Headers
+
+@clause("AIDRE-15.3-01")
+def test_15_3_successful_responses_labelled_aidre_json(server: Probe, collections_answer: Answer | None) -> None:
+    """Servers SHOULD include a Content-Type response header set to application/aidre+json
+    for successful AIDRE responses (collections, search and chunk; AMB-02)."""
+    answers: list[tuple[str, Answer]] = []
+    if collections_answer is not None and collections_answer.ok:
+        answers.append(("the collections resource", collections_answer))
+        server.used.append(collections_answer)
+    text = server.search(server.text_body())
+    search_reached(text, "a text search")
+    answers.append(("a successful search", text))
+    answers += [(f"chunk {cid!r}", a) for cid, a in chunk_answers(server, 1)]
+    # an AIDRE body is JSON: a body that is not is another clause's failure (AIDRE-8-01, AIDRE-16.1-01)
+    judged = [(w, a) for w, a in answers if a.ok and a.value is not NOT_JSON]
+    if not judged:
+        untestable("no successful answer to judge (see AIDRE-5.2-01)")
+    problems = [f"{w} came as {a.media_type or 'no Content-Type'}" for w, a in judged if a.media_type != MEDIA]
+    fail_all(problems, len(judged), f"successful answers were not labelled {MEDIA}")
+
+
+# ---------------------------------------------------------------- 15.4 Status Codes
+
+def _statuses(cases: list[tuple[str, Answer]], expected: tuple[int, ...]) -> None:
+    __tracebackhide__ = True
+    problems = []
+    for what, answer in cases:
+        if answer.status is None:
+            untestable(f"{what}: {answer.describe()}")
+        if answer.status not in expected:
+            problems.append(f"{what} was answered {answer.status}, not {' or '.join(map(str, expected))}")
+    fail_all(problems, len(cases), "answers used another status code")
+
+
+@clause("AIDRE-15.4-02")
+def test_15_4_200_for_successful_requests(server: Probe, discovery_fetch: Fetch) -> None:
+    """200 OK: successful request (not another 2xx such as 203 or 204)."""
+    cases = [("GET /.well-known/ai-discovery", Answer(discovery_fetch)),
+             ("a text search", server.search(server.text_body()))]
+    spaces = server.usable_spaces()
+    if spaces:
+        cases.append(("a vector search", server.search(server.vector_body(spaces[0], seed=1))))
+    cases += [(f"GET of chunk {cid!r}", a) for cid, a in chunk_answers(server, 1)]
+    successful = [(w, a) for w, a in cases if a.ok]
+    if not successful:
+        untestable("no request succeeded (see AIDRE-5.2-01)")
+    _statuses(successful, (200,))
+
+
+@clause("AIDRE-15.4-04")
+def test_15_4_400_for_syntactically_invalid_requests(server: Probe) -> None:
+    """400 Bad Request: syntactically invalid request: a search body cut short, a bare word,
+    an object left open."""
+    cases = [(f"a search whose body is {raw!r}", server.search(None, raw=raw))
+             for raw in (b'{"query": "cut', b"invoice", b'{"query": "x",}')]
+    _statuses(cases, (400,))
+
+
+@clause("AIDRE-15.4-05")
+def test_15_4_401_when_authentication_required(server: Probe) -> None:
+    """401 Unauthorized: authentication required or failed: a search of a protected collection
+    without credentials (AMB-22; not applicable when nothing requires authentication)."""
+    protected = server.protected_collections()
+    if not protected:
+        not_applicable("the collections resource lists no protected collection (AMB-22)")
+    answers = [(f"a search of {name!r} without credentials",
+                server.search({"query": "runbook escalation on-call platform", "collection": name, "top_k": 5}))
+               for name in protected]
+    refused = [(w, a) for w, a in answers if not a.ok]
+    if not refused:
+        not_applicable("the protected collections answered searches without credentials (see AIDRE-11.6-01)")
+    _statuses(refused, (401,))
+
+
+@clause("AIDRE-15.4-07")
+def test_15_4_404_for_unknown_identifiers(server: Probe) -> None:
+    """404 Not Found: resource identifier not found: GET of a chunk id no result carried, and a
+    search of a collection the server does not list (422 accepted there, AMB-03)."""
+    cases = []
+    if server.endpoints.chunk is not None:
+        for cid in ("adck-no-such-chunk-7f3a", "doc_999999#chunk_999"):
+            cases.append((f"GET of unknown chunk {cid!r}", server.get(server.endpoints.chunk_url(cid)), (404,)))
+    unknown = server.search({"query": "invoice", "collection": "adck-no-such-collection"})
+    cases.append(("a search of an unknown collection", unknown, (404, 422)))
+    problems = []
+    for what, answer, expected in cases:
+        if answer.status is None:
+            untestable(f"{what}: {answer.describe()}")
+        if answer.status not in expected:
+            problems.append(f"{what} was answered {answer.status}, not {' or '.join(map(str, expected))}")
+    fail_all(problems, len(cases), "unknown identifiers were not answered 404")
+
+
+@clause("AIDRE-15.4-09")
+def test_15_4_415_for_unsupported_content_type(server: Probe) -> None:
+    """415 Unsupported Media Type: a search sent as text/plain, as form data, or with no
+    Content-Type (application/json may be accepted: AIDRE-14.1-04, AMB-03)."""
+    body = server.text_body()
+    import json
+
+    raw = json.dumps(body).encode()
+    cases = [(f"a search sent as {ct or 'no Content-Type'}", server.search(None, raw=raw, content_type=ct))
+             for ct in ("text/plain", "application/x-www-form-urlencoded", None)]
+    as_json = server.search(None, raw=raw, content_type="application/json")
+    if not as_json.ok and server.search(body).successful_search:  # refused for its type alone
+        cases.append(("a search sent as application/json, refused", as_json))
+    _statuses(cases, (415,))
+
+
+@clause("AIDRE-15.4-10")
+def test_15_4_422_for_semantically_invalid_requests(server: Probe, discovery) -> None:
+    """422 Unprocessable Entity: semantically invalid request, such as unsupported embedding
+    dimensionality (other semantic errors may be 400: AMB-03)."""
+    spaces = server.usable_spaces()
+    if not spaces:
+        not_applicable("the server advertises no embedding space (AMB-10)")
+    space = spaces[0]
+    cases = [(f"a {n}-number query_vector in {space['id']!r}",
+              server.search(server.vector_body(space, vector=[0.25] * n)))
+             for n in (space["dimensions"] + 1, 1)]
+    _statuses(cases, (422,))
+
+
+@clause("AIDRE-15.4-11")
+def test_15_4_429_when_rate_limit_exceeded(server: Probe) -> None:
+    """429 Too Many Requests: rate limit exceeded. Observed without provoking it (AMB-07): a
+    text search of each public collection; an answer that says the limit is exceeded (error
+    rate_limited, or RateLimit-Remaining: 0 on a refusal) must be a 429."""
+    public = [c for c in server.collections if isinstance(c, dict) and c.get("visibility", "public") == "public"]
+    names = [c.get("id", c.get("name")) for c in public]
+    names = [n for n in names if isinstance(n, str) and n] or [None]
+    limited = []
+    for name in names:
+        answer = server.search(server.text_body("rate limit quota", collection=name))
+        if answer.status is None or answer.ok:
+            continue
+        remaining = answer.final.header("ratelimit-remaining") if answer.final else None
+        said = isinstance(answer.value, dict) and answer.value.get("error") == "rate_limited"
+        if said or (remaining or "").strip() == "0":
+            limited.append((f"a search of {name!r}" if name else "a search", answer))
+    if not limited:
+        not_applicable("no answer of the run said the rate limit was exceeded (the kit sends no burst, AMB-07)")
+    _statuses(limited, (429,))

@@ -1,0 +1,122 @@
+"""§19 Embedding Compatibility Rules, server side: 422 on a dimension mismatch (19.2) and
+query vectors evaluated by the declared distance function (19.3, judged by a metamorphic
+relation: docs/aidre-metamorphic.md)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from conformance.aidre._server_checks import fail_all, must_reject, search_reached, spaces_or_skip, vector_of
+from conformance.aidre._server_fixtures import Probe
+from conformance.document import Document
+from conformance.outcomes import clause, untestable, violation
+
+#: Distance names the kit knows (AMB-10), by the function it computes.
+DISTANCES = {"cosine": "cosine", "dot": "dot", "dot_product": "dot", "inner_product": "dot",
+             "euclidean": "l2", "l2": "l2"}
+#: Relative slack when comparing scores with distances (servers round, use float32).
+TOLERANCE = 1e-4
+
+
+@clause("AIDRE-19.2-01")
+def test_19_2_dimension_mismatch_is_422(server: Probe, discovery: Document) -> None:
+    """If a query_vector length does not match the dimensions declared for the requested
+    embedding space, the server MUST reject the request with 422 Unprocessable Entity: lengths
+    1, d-1, d+1 and 2d (and 0, an empty array), for every advertised space (AMB-10)."""
+    spaces = spaces_or_skip(server, discovery)
+    problems, asked = [], 0
+    for space in spaces:
+        d = space["dimensions"]
+        lengths = sorted({0, 1, d - 1, d + 1, 2 * d} - {d})
+        for n in lengths:
+            asked += 1
+            answer = server.search(server.vector_body(space, vector=[0.25] * n))
+            search_reached(answer, f"a {n}-number query_vector")
+            why = must_reject(answer, f"a {n}-number query_vector in {space['id']!r} ({d} dimensions)", (422,))
+            if why:
+                problems.append(why)
+    fail_all(problems, asked, "dimension mismatches were not answered 422")
+
+
+def distance(kind: str, a: list[float], b: list[float]) -> float:
+    """The declared function between two vectors: cosine similarity, dot product, or l2 distance."""
+    if kind == "dot":
+        return sum(x * y for x, y in zip(a, b))
+    if kind == "cosine":
+        na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(y * y for y in b))
+        return sum(x * y for x, y in zip(a, b)) / (na * nb) if na and nb else 0.0
+    return math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
+
+
+def monotone_breaks(pairs: list[tuple[float, float]]) -> list[str]:
+    """Where scores fail to be a monotone function of the computed values (either direction,
+    AMB-06): pairs ordered by value must have scores all non-increasing or all non-decreasing."""
+    ordered = sorted(pairs)
+    def breaks(sign: int) -> list[str]:
+        out = []
+        for (v1, s1), (v2, s2) in zip(ordered, ordered[1:]):
+            if v2 - v1 <= TOLERANCE * max(1.0, abs(v1), abs(v2)):
+                continue  # equal values may carry any scores
+            if sign * (s2 - s1) < -TOLERANCE * max(1.0, abs(s1), abs(s2)):
+                out.append(f"value {v1:.6g} has score {s1:.6g} but value {v2:.6g} has score {s2:.6g}")
+        return out
+    up, down = breaks(1), breaks(-1)
+    return [] if not up or not down else (up if len(up) <= len(down) else down)
+
+
+def probe_queries(server: Probe, space: dict, kind: str, seed: int) -> list[list[float]]:
+    """Query vectors for the relation: built from vectors the server returned (so that they lie
+    among its data), scaled and mixed so that cosine, dot and l2 rank the neighbours
+    differently where the space is not normalised."""
+    rng = random.Random(seed)
+    first = server.search(server.vector_body(space, seed=seed, top_k=8, **{"return": {"vectors": True}}))
+    search_reached(first, "a vector search asking for vectors")
+    known = [v for v in (vector_of(r) for r in first.results) if v is not None and len(v) == space["dimensions"]]
+    if len(known) < 2:
+        return []
+    queries = []
+    for n in range(3):
+        a, b = rng.sample(known, 2)
+        w = rng.uniform(0.2, 0.8)
+        scale = [0.5, 2.5, 6.0][n]
+        queries.append([round(scale * (w * x + (1 - w) * y) + rng.uniform(-0.05, 0.05), 6) for x, y in zip(a, b)])
+    return queries
+
+
+@clause("AIDRE-19.3-01")
+def test_19_3_vectors_evaluated_by_declared_distance(server: Probe, discovery: Document, adck_seed: int) -> None:
+    """The server MUST evaluate query vectors according to the distance function declared by
+    the embedding space: in each answer that returns vectors, the results' scores are a
+    monotone function of the declared distance between the query and each result's vector
+    (AMB-06: any direction, any order of results)."""
+    spaces = spaces_or_skip(server, discovery)
+    problems, judged, unknown = [], 0, []
+    for i, space in enumerate(spaces):
+        kind = DISTANCES.get(str(space.get("distance", "")).lower())
+        if kind is None:
+            unknown.append(f"{space['id']!r} declares distance {space.get('distance')!r}")
+            continue
+        for query in probe_queries(server, space, kind, adck_seed % 1000 + i):
+            answer = server.search(server.vector_body(space, vector=query, top_k=8, **{"return": {"vectors": True}}))
+            search_reached(answer, "a vector search asking for vectors")
+            pairs = []
+            for r in answer.results:
+                v = vector_of(r)
+                score = r.get("score") if isinstance(r, dict) else None
+                if v is None or len(v) != len(query) or not isinstance(score, (int, float)) or isinstance(score, bool):
+                    continue
+                pairs.append((distance(kind, query, v), float(score)))
+            if len(pairs) < 3:
+                continue
+            judged += 1
+            broken = monotone_breaks(pairs)
+            if broken:
+                problems.append(f"in {space['id']!r} (distance {space['distance']}): scores are not a monotone "
+                                f"function of the declared {kind} between the query and the returned vectors: "
+                                + broken[0])
+    if not judged:
+        why = "; ".join(unknown) if unknown else "the server returned no vectors with scores when asked (return.vectors true)"
+        untestable(f"{why}: the kit cannot compute the declared distance (AMB-06, AMB-16)")
+    if problems:
+        violation(f"{len(problems)} of {judged} answers: " + "; ".join(problems[:2]))

@@ -1,0 +1,58 @@
+"""§20 Representation Negotiation, server side: unsupported return fields (20.2) and unknown
+request fields (20.3)."""
+
+from __future__ import annotations
+
+from conformance.aidre._server_checks import fail_all, search_reached
+from conformance.aidre._server_fixtures import Probe
+from conformance.outcomes import clause, not_applicable, untestable, violation
+
+
+@clause("AIDRE-20.2-01")
+def test_20_2_unsupported_return_field_ignored_or_rejected(server: Probe) -> None:
+    """If a client requests an unsupported return field, the server MUST either ignore the
+    field, or reject the request with a machine-readable error: asked for a field no server
+    defines, the answer is a successful search, or an error object whose error is a string;
+    the same way both times."""
+    plain = server.search(server.text_body())
+    if plain.status is None or not plain.successful_search:
+        untestable(f"the same search without the return field was answered {plain.describe()} (see AIDRE-5.2-01)")
+    problems = []
+    for field in ("x_adck_unheard_of", "adck_vectors_2"):
+        body = server.text_body(**{"return": {field: True, "metadata": True}})
+        first, second = server.search(body), server.search(body, fresh="again")
+        for answer in (first, second):
+            if answer.status is None:
+                untestable(f"a search asking for return field {field!r}: {answer.describe()}")
+            rejected = answer.status is not None and 400 <= answer.status < 500 and isinstance(answer.value, dict) \
+                and isinstance(answer.value.get("error"), str)
+            if not answer.successful_search and not rejected:
+                problems.append(f"return {{{field!r}: true}} was answered {answer.describe()}; expected a successful "
+                                "search, or a 4xx error object with an error value")
+        if first.successful_search != second.successful_search:
+            problems.append(f"return {{{field!r}: true}} was ignored once and rejected once")
+    if problems:
+        violation("; ".join(problems[:3]))
+
+
+@clause("AIDRE-20.3-02")
+def test_20_3_unknown_request_fields_ignored(server: Probe) -> None:
+    """Servers SHOULD ignore unknown request fields: a search with an extra member is answered
+    as a successful search, with the same results as the search without it."""
+    plain = server.text_body("backup snapshot schedule", top_k=3)
+    cases = {"x_adck_unknown: 1": plain | {"x_adck_unknown": 1},
+             "an extension object": plain | {"x_adck_hints": {"rerank": False, "trace": "adck"}}}
+    base = server.search(plain)
+    search_reached(base, "a text search")
+    if not base.successful_search:
+        not_applicable("the plain search did not succeed (see AIDRE-5.2-01)")
+    want = [r.get("id") for r in base.results if isinstance(r, dict)]
+    problems = []
+    for what, body in cases.items():
+        answer = server.search(body)
+        search_reached(answer, f"a search with {what}")
+        if not answer.successful_search:
+            problems.append(f"a search with {what} was answered {answer.describe()}")
+        elif [r.get("id") for r in answer.results if isinstance(r, dict)] != want:
+            problems.append(f"a search with {what} got other results than the same search without it")
+    fail_all(problems, len(cases), "searches with unknown members were not answered as without them")

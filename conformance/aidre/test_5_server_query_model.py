@@ -1,0 +1,63 @@
+"""§5 Query Model: exactly one of query and query_vector; text queries MUST be supported,
+vector queries SHOULD be."""
+
+from __future__ import annotations
+
+from conformance.aidre._server_checks import fail_all, must_reject, search_reached, spaces_or_skip
+from conformance.aidre._server_fixtures import METHOD_REFUSED, Probe
+from conformance.document import Document
+from conformance.outcomes import clause, untestable
+
+#: Text queries across the space a client may send: one word, several, non-ASCII, none matching.
+TEXT_QUERIES = ("single sign-on certificate", "invoice", "Zürich – naïve café 日本語 ✓", "zzqxv wqpzz")
+
+
+@clause("AIDRE-5.1-02")
+def test_5_1_request_with_both_or_neither_query_member_is_rejected(server: Probe, discovery: Document) -> None:
+    """A request MUST include exactly one of: query, query_vector. A server SHOULD refuse a
+    request holding both or neither with an error object, 400 or 422 (AMB-03, AMB-05)."""
+    spaces = server.usable_spaces()
+    vector_part = (server.vector_body(spaces[0]) if spaces else {"query_vector": [0.5, -0.5]})
+    cases = {
+        "both query and query_vector": server.text_body() | vector_part,
+        "neither (an empty object)": {},
+        "neither (only collection and top_k)": {k: v for k, v in server.text_body(top_k=3).items() if k != "query"},
+        "neither (Query: member names are case-sensitive, AMB-23)": {"Query": "invoice"},
+    }
+    problems = []
+    for what, body in cases.items():
+        answer = server.search(body)
+        search_reached(answer, what)
+        why = must_reject(answer, f"a search with {what}")
+        if why:
+            problems.append(why)
+    fail_all(problems, len(cases), "requests breaking 5.1 were not refused")
+
+
+@clause("AIDRE-5.2-01")
+def test_5_2_text_queries_are_supported(server: Probe) -> None:
+    """Servers MUST support text queries: each text search (one word, several, non-ASCII, one
+    that matches nothing) ends in a successful search response."""
+    problems = []
+    for query in TEXT_QUERIES:
+        answer = server.search(server.text_body(query))
+        search_reached(answer, f"a text search for {query!r}")
+        if not answer.successful_search:
+            problems.append(f"{{\"query\": {query!r}}} was answered {answer.describe()}")
+    fail_all(problems, len(TEXT_QUERIES), "text searches did not succeed")
+
+
+@clause("AIDRE-5.3-01")
+def test_5_3_vector_queries_are_supported(server: Probe, discovery: Document) -> None:
+    """Servers SHOULD support vector queries: a query_vector of each advertised space's
+    declared dimensions, with that space's id, ends in a successful search (AMB-10)."""
+    spaces = spaces_or_skip(server, discovery)
+    if server.search(server.text_body(), method_refusal=True).status in METHOD_REFUSED:
+        untestable("the search resource refuses POST itself (see AIDRE-15.1-02)")
+    problems = []
+    for space in spaces:
+        answer = server.search(server.vector_body(space, seed=1), method_refusal=True)  # 501: no vector queries
+        search_reached(answer, f"a vector search in {space['id']!r}")
+        if not answer.successful_search:
+            problems.append(f"a {space['dimensions']}-number query_vector in {space['id']!r} was answered {answer.describe()}")
+    fail_all(problems, len(spaces), "vector searches did not succeed")

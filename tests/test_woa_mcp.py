@@ -1,0 +1,199 @@
+"""The WoA host's MCP transport (4.3.2, 5.3): the kit as a real MCP client against the official
+SDK's server (conformance/world/mcp_server.py), its broken and conforming variants
+(fixtures/woa/mutants-mcp.toml), live-style hosts (opt-in, budget, https only, private
+addresses) and the client's limits."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import pytest
+
+from conformance.fetch import ConnectTo, HttpConfig, Limits
+from conformance.woa._mcp_fixtures import McpSession
+from conformance.world import https, mcp_server, tls
+from conformance.world.site import Mutant, load_mutants, load_reference, mutate
+from tests.conftest import failing, outcomes, quiet_run
+
+DRAFT = "woa"
+MUTANTS = load_mutants(DRAFT, file="mutants-mcp.toml")
+CONFORMING = load_mutants(DRAFT, "conforming", file="mutants-mcp.toml")
+TOOL, OUTPUTS = "WOA-4.3.2-01", "WOA-4.1-26"
+MCP_CLAUSES = (TOOL, OUTPUTS)
+
+
+def _threads() -> set[int]:
+    return {t.ident for t in threading.enumerate()}
+
+
+def _sockets() -> int | None:
+    """Open sockets of this process (Linux: /proc/self/fd), None where that cannot be seen."""
+    import os
+
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    count = 0
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            count += os.readlink(f"/proc/self/fd/{fd}").startswith("socket:")
+    return count
+
+
+def _mcp_evidence(result) -> list[dict]:
+    return [ev for ev in result.evidence if "mcp.adck.test" in ev.get("request", {}).get("url", "")]
+
+
+def test_reference_passes_the_mcp_clauses_and_leaves_nothing_running() -> None:
+    before, sockets = _threads(), _sockets()
+    result = quiet_run(DRAFT, "builtin")
+    report = result.report
+    got = outcomes(report)
+    assert {c: got.get(c) for c in MCP_CLAUSES} == {TOOL: "pass", OUTPUTS: "pass"}, \
+        [(r.clause, r.outcome, r.message) for r in report.results if r.clause in MCP_CLAUSES]
+    assert any(n.startswith("MCP server") for n in report.target["notes"])
+    assert sockets is None or _sockets() <= sockets, "sockets (the MCP server's, the client's) left open"
+    assert _threads() <= before, f"threads left running: {[t.name for t in threading.enumerate() if t.ident not in before]}"
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_mcp_mutant_fails_exactly_its_clause(name: str) -> None:
+    mutant = MUTANTS[name]
+    result = quiet_run(DRAFT, f"builtin:{name}")
+    report = result.report
+    expected = {mutant.clause} | set(mutant.also_fails)
+    assert failing(report) == expected, (
+        f"{name} should fail {sorted(expected)}; failed {sorted(failing(report))}: "
+        + "; ".join(f"{r.clause}: {r.message}" for r in report.results if r.outcome in ("fail", "error")))
+    assert result.exit_code == 1 and report.summary.level == "non-conformant"
+    failed = {r.clause: r for r in report.results}[mutant.clause]
+    assert _mcp_evidence(failed), "a failing MCP clause shows the MCP exchanges (tools/list, tools/call)"
+    assert f"--clause {mutant.clause}" in failed.replay
+
+
+@pytest.mark.parametrize("name", sorted(CONFORMING))
+def test_mcp_conforming_variant_is_not_failed(name: str) -> None:
+    report = quiet_run(DRAFT, f"builtin:{name}").report
+    got = outcomes(report)
+    assert {c: got.get(c) for c in MCP_CLAUSES} == {TOOL: "pass", OUTPUTS: "pass"}, \
+        [(r.clause, r.outcome, r.message) for r in report.results if r.clause in MCP_CLAUSES]
+    assert report.summary.level == CONFORMING[name].expect and not report.summary.must_unverified
+
+
+def test_each_mcp_clause_is_proven_by_two_variants() -> None:
+    for cid in MCP_CLAUSES:
+        assert len([m for m in MUTANTS.values() if m.clause == cid and not m.also_fails]) >= 2, cid
+
+
+# ------------------------------------------------------------------ live-style hosts
+
+
+@contextlib.contextmanager
+def live_host(patch: tuple = (), mcp: dict | None = None):
+    """The reference host (changed by ``patch`` and ``mcp`` settings) served as a live one:
+    an origin target the kit reaches with --connect-to and --ca-bundle, as a user would (the
+    runs check the MCP clauses only: --clause)."""
+    site = mutate(load_reference(DRAFT), Mutant(name="live", clause=None, summary="", patch=patch,
+                                                site={"mcp": mcp or {}}))
+    with https.serve(site) as origin, mcp_server.serve(site.document, site.mcp) as server:
+        yield server, {"ca_bundle": str(tls.ca_bundle()),
+                       "connect_to": [f"host.adck.test:443:127.0.0.1:{origin.port}",
+                                      f"mcp.adck.test:443:127.0.0.1:{server.port}"]}
+
+
+def _mcp_results(report) -> dict[str, tuple[str, str]]:
+    return {r.clause: (r.outcome, r.message) for r in report.results if r.clause in MCP_CLAUSES}
+
+
+def test_live_host_mcp_is_opt_in_and_budgeted() -> None:
+    before = _threads()
+    with live_host() as (server, reach):
+        report = quiet_run(DRAFT, "https://host.adck.test", clauses=MCP_CLAUSES, **reach).report
+        got = _mcp_results(report)
+        assert got[TOOL][0] == got[OUTPUTS][0] == "untestable" and "--invoke" in got[TOOL][1], got
+        assert server.received == [], "without --invoke the kit does not connect to the MCP server"
+        report = quiet_run(DRAFT, "https://host.adck.test", clauses=MCP_CLAUSES, invoke=True, **reach).report
+        assert {c: o for c, (o, _) in _mcp_results(report).items()} == {TOOL: "pass", OUTPUTS: "pass"}
+        assert any(r.startswith("POST /mcp") for r in server.received)
+        # a budget of 0: tools/list is read (it runs no agent), tools/call is not sent
+        calls = len(server.received)
+        report = quiet_run(DRAFT, "https://host.adck.test", clauses=MCP_CLAUSES, invoke=True, invoke_budget=0, **reach).report
+        got = _mcp_results(report)
+        assert got[TOOL][0] == "pass" and got[OUTPUTS][0] == "untestable" and "budget" in got[OUTPUTS][1], got
+        assert len(server.received) > calls
+    assert _threads() <= before
+
+
+@pytest.mark.parametrize(("server_value", "outcome"), [
+    ("http://mcp.adck.test/mcp", "untestable"),
+    ("woa-keywords-mcp", "not-applicable"),
+    ("stdio:woa-mcp --serve", "not-applicable"),
+])
+def test_a_server_that_is_not_an_https_url_is_not_contacted(server_value: str, outcome: str) -> None:
+    patch = ({"op": "replace", "path": "/transports/mcp/server", "value": server_value},)
+    with live_host(patch) as (server, reach):
+        report = quiet_run(DRAFT, "https://host.adck.test", clauses=MCP_CLAUSES, invoke=True, **reach).report
+        got = _mcp_results(report)
+        assert got[TOOL][0] == got[OUTPUTS][0] == outcome, got
+        assert "AMB-42" in got[TOOL][1]
+        assert server.received == []
+
+
+def test_an_error_result_is_no_successful_response() -> None:
+    """isError for an input the inputs schema accepts: nothing to judge (AMB-41), never a pass."""
+    with live_host(mcp={"is_error": True}) as (server, reach):
+        report = quiet_run(DRAFT, "https://host.adck.test", clauses=MCP_CLAUSES, invoke=True, **reach).report
+        got = _mcp_results(report)
+        assert got[TOOL][0] == "pass" and got[OUTPUTS][0] == "untestable" and "isError" in got[OUTPUTS][1], got
+
+
+def test_a_document_named_private_address_is_not_contacted() -> None:
+    """A server URL on 127.0.0.1 that the user did not name: reported, not contacted."""
+    site = load_reference(DRAFT)
+    with mcp_server.serve(site.document, site.mcp) as server:
+        patch = ({"op": "replace", "path": "/transports/mcp/server", "value": f"https://127.0.0.1:{server.port}/mcp"},)
+        live = mutate(site, Mutant(name="private", clause=None, summary="", patch=patch))
+        with https.serve(live) as origin:
+            report = quiet_run(DRAFT, "https://host.adck.test", clauses=MCP_CLAUSES, invoke=True, ca_bundle=str(tls.ca_bundle()),
+                               connect_to=[f"host.adck.test:443:127.0.0.1:{origin.port}"]).report
+        got = _mcp_results(report)
+        assert got[TOOL][0] == "untestable" and "private" in got[TOOL][1], got
+        assert server.received == []
+
+
+# ------------------------------------------------------------------ the client's limits
+
+
+def _session(server: mcp_server.McpOrigin, limits: Limits) -> McpSession:
+    config = HttpConfig(ca_bundle=tls.ca_bundle(), connect_to=(ConnectTo("mcp.adck.test", 443, "127.0.0.1", server.port),),
+                        limits=limits)
+    session = McpSession(server.url)
+    session.open(config, None, lambda: None)
+    return session
+
+
+def test_a_response_over_the_size_cap_is_cut() -> None:
+    site = load_reference(DRAFT)
+    big = mutate(site, Mutant(name="big", clause=None, summary="", patch=(
+        {"op": "add", "path": "/agents/2/inputs/properties/text/description", "value": "x", "repeat": 50_000},)))
+    with mcp_server.serve(big.document, big.mcp) as server:
+        session = _session(server, Limits(max_body_bytes=20_000))
+        try:
+            assert session.error and "too-large" in session.error, session.error
+            assert any(e.body_truncated for e in session.exchanges)
+        finally:
+            session.close()
+
+
+def test_a_tool_call_is_bounded_by_the_timeout() -> None:
+    site = load_reference(DRAFT)
+    with mcp_server.serve(site.document, {**site.mcp, "call_delay": 5}) as server:
+        session = _session(server, Limits(total_timeout=0.5))
+        try:
+            assert session.error is None, session.error
+            call = session.call("woa.keywords", {"text": "x"})
+            assert call.result is None and "no answer within 0.5 s" in call.error
+        finally:
+            session.close()
