@@ -119,6 +119,19 @@ class Profile:
     #: the reference client's harness adapter, the module of its broken variants (``VARIANTS``)
     #: and the fixtures file listing them.
     client: "ClientRole | None" = None
+    #: What ``adck targets`` says of live targets of this draft beyond the kinds (opt-ins, budgets).
+    target_note: str = ""
+    #: Conformance levels the draft defines itself (ADP's D0, D1, D2), lowest first: each with
+    #: the clauses it adds (``[draft_levels]`` of profile.toml); empty for other drafts.
+    draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def draft_level_of(self) -> dict[str, str]:
+        """Clause id -> the draft level it belongs to (the lowest that lists it)."""
+        out: dict[str, str] = {}
+        for name, ids in self.draft_levels:
+            for cid in ids:
+                out.setdefault(cid, name)
+        return out
 
     @property
     def server_role(self) -> str:
@@ -226,6 +239,8 @@ def load(short: str) -> Profile:
         bare_target=meta.get("bare_target", "document"),
         complete=meta.get("complete", True),
         client=ClientRole(**meta["client"]) if "client" in meta else None,
+        target_note=" ".join(meta.get("target_note", "").split()),
+        draft_levels=tuple((name, tuple(ids)) for name, ids in meta.get("draft_levels", {}).items()),
         clauses=clauses,
         ambiguities=ambiguities,
     )

@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--invoke-budget", "--request-budget", dest="invoke_budget", type=_positive(int), default=None,
                    metavar="N", help="send at most N requests that make the target work (invocations, searches) "
                                      "in the run (default 200, enough for one full run)")
+    r.add_argument("--level", default=None, metavar="LEVEL",
+                   help="for a draft with conformance levels of its own (adp: D0, D1, D2): the level the target "
+                        "claims; the verdict judges the clauses up to it (default: the highest level met)")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
                    help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
@@ -143,7 +146,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
-                     invoke=args.invoke, invoke_budget=args.invoke_budget)
+                     invoke=args.invoke, invoke_budget=args.invoke_budget, level=args.level)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
         return api.EXIT_USAGE
@@ -177,7 +180,8 @@ def _print_summary(report, console: Console) -> None:
     c = s.counts
     if s.partial:
         console.print(f"[{style}]{escape(render.headline(report))}[/]")
-    console.print(f"[{style}]{report.draft['short']}: {s.level}[/] — MUST {c['MUST']['pass']} passed, "
+    verdict = render.draft_level_line(report) if s.draft_levels and not s.partial else s.level
+    console.print(f"[{style}]{report.draft['short']}: {escape(verdict)}[/] — MUST {c['MUST']['pass']} passed, "
                   f"{c['MUST']['fail']} failed, {len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} "
                   f"passed, {c['SHOULD']['fail']} failed; {_traffic(report)}; seed {report.seed}")
     if s.partial and s.level != "non-conformant":
@@ -264,7 +268,13 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
 
     _load(args.draft)
     for name, kind in sorted(kinds().items()):
+        drafts = getattr(kind, "drafts", None)
+        if drafts and args.draft not in drafts:
+            continue  # a kind of another draft (txt: is AID's)
         console.print(f"{name}: {kind.help}")
+    note = _load(args.draft).target_note
+    if note:
+        console.print(escape(note))
     try:
         mutants = load_mutants(args.draft)
     except FileNotFoundError:

@@ -58,3 +58,27 @@ def not_applicable(reason: str) -> NoReturn:
 def untestable(reason: str) -> NoReturn:
     __tracebackhide__ = True
     raise Untestable(msg=f"untestable: {reason}", pytrace=False)
+
+
+def each_case(cases, check) -> None:
+    """Judge every case of a clause's space (a family of scenarios, inputs or requests) with
+    ``check`` and fail with every case that violates it. A case whose prerequisite failed is
+    left out; the clause is *untestable* when no case could be judged (never a pass for a
+    space nobody looked at)."""
+    __tracebackhide__ = True
+    failures: list[str] = []
+    skipped: list[str] = []
+    judged = 0
+    for case in cases:
+        try:
+            check(case)
+        except ClauseViolation as exc:
+            failures.append(str(exc))
+        except Untestable as exc:
+            skipped.append(str(exc.msg).removeprefix("untestable: "))
+            continue
+        judged += 1
+    if failures:
+        violation(f"{len(failures)} of {judged} cases: " + "; ".join(failures) if judged > 1 else failures[0])
+    if not judged:
+        untestable(skipped[0] if skipped else "no case of the clause's space could be built")

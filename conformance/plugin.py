@@ -99,6 +99,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="invoke a live host's agents (may cost money or change state; built-in targets always are)")
     g.addoption("--adck-invoke-budget", type=int, default=DEFAULT_BUDGET, metavar="N",
                 help="send at most N invocations in the run (default %(default)s)")
+    g.addoption("--adck-level", default=None, metavar="LEVEL",
+                help="for a draft with levels of its own (ADP: D0, D1, D2): the level the target claims; "
+                     "the verdict judges the clauses up to it (default: the highest level met)")
     g.addoption("--adck-report-dir", default="reports", metavar="DIR", help="where reports are written (default reports/)")
     g.addoption("--adck-format", default="json,junit,md", metavar="LIST",
                 help="report formats, comma-separated: json, junit, md, html, badge ('' for none)")
@@ -205,6 +208,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 f"target {spec!r} is {target.kind!r}-kind, which {profile.short} has no role for "
                 f"(its roles: {', '.join(profile.roles)}); `adck targets {profile.short}` lists the kinds it takes")
         roles, wanted = _check_selection(config, profile, target, spec)
+        level = config.getoption("adck_level")
+        names = [name for name, _ in profile.draft_levels]
+        if level is not None and level not in names:
+            raise pytest.UsageError(
+                f"--level {level}: " + (f"{profile.short} defines the levels {', '.join(names)}" if names
+                                        else f"{profile.short} defines no conformance levels of its own"))
     except pytest.UsageError:
         target.close()
         raise
@@ -584,7 +593,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             started_at=_dt.datetime.fromtimestamp(state.started, _dt.timezone.utc).isoformat(timespec="seconds"),
             duration_s=round(time.time() - state.started, 3),
             command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
-            summary=model.summarize(results, completed=completed, partial_reasons=state.partial_reasons),
+            summary=model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
+                                    draft_levels=state.profile.draft_levels,
+                                    declared_level=config.getoption("adck_level")),
             results=results,
             coverage={s: sum(1 for c in in_roles if c.status == s)
                       for s in ("tested", "untestable", "optional", "untested")},

@@ -223,3 +223,76 @@ def test_long_text_is_cut_at_a_word_with_a_marker() -> None:
     kept = shown.removesuffix(" …")
     assert text.startswith(kept) and text[len(kept)] == " ", "cut inside a word"
     assert render.cut("short", 100) == "short"
+
+
+# ---------------------------------------------------------------- levels a draft defines itself
+
+_LEVELS = (("D0", ("A", "B")), ("D1", ("C", "D")), ("D2", ("E", "F")))
+
+
+def _result(cid: str, level: str, outcome: str, reason: str | None = None):
+    from conformance.reports.model import ClauseResult
+
+    return ClauseResult(clause=cid, section="1", level=level, keyword=level, role="service", text="t",
+                        outcome=outcome, message="", untestable_reason=reason)
+
+
+@pytest.mark.parametrize(("outcomes", "met", "level", "passed"), [
+    # every level met: the highest, judged full
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "pass", "F": "pass"}, "D2", "full", True),
+    # a D1 service: D2's MUSTs fail, and the verdict is D1 full, D2 named as not met
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "fail", "F": "fail"}, "D1", "full", True),
+    # a D1 SHOULD failed under a met D2: D2 conformant
+    ({"A": "pass", "C": "pass", "D": "fail", "E": "pass"}, "D2", "conformant", True),
+    # D1 not met blocks D2 even when D2's own MUSTs pass ("a D2 service MUST also satisfy D0 and D1")
+    ({"A": "pass", "C": "fail", "E": "pass", "F": "pass"}, "D0", "full", True),
+    # a D0 MUST failed: no level, non-conformant
+    ({"A": "fail", "C": "pass", "E": "pass"}, None, "non-conformant", False),
+    # a D0 MUST unchecked and a D2 MUST failed: no level, and no verdict either way (partial)
+    ({"A": "untestable", "C": "pass", "E": "fail"}, None, "partial", False),
+])
+def test_draft_levels_name_the_highest_level_met(outcomes: dict, met: str | None, level: str, passed: bool) -> None:
+    from conformance.reports.model import summarize
+
+    levels = {"A": "MUST", "B": "SHOULD", "C": "MUST", "D": "SHOULD", "E": "MUST", "F": "MUST"}
+    results = [_result(c, levels[c], o, "prerequisite" if o == "untestable" else None) for c, o in outcomes.items()]
+    s = summarize(results, draft_levels=_LEVELS)
+    assert (s.draft_level, s.level, s.passed) == (met, level, passed)
+    assert [a["level"] for a in s.draft_levels] == ["D0", "D1", "D2"]
+    assert sum(s.counts["MUST"].values()) == sum(levels[c] == "MUST" for c in outcomes), "counts keep every clause"
+
+
+def test_draft_level_line_names_the_level_missed() -> None:
+    from conformance.reports.model import Report, summarize
+
+    results = [_result("A", "MUST", "pass"), _result("C", "MUST", "pass"), _result("E", "MUST", "fail"),
+               _result("F", "MUST", "fail")]
+    report = Report(kit={}, draft={"short": "adp"}, target={}, roles=["service"], seed=1, requests_sent=0,
+                    started_at="", duration_s=0.0, command="", summary=summarize(results, draft_levels=_LEVELS),
+                    results=results, coverage={}, ambiguities=[])
+    assert render.headline(report) == "adp: D1 full (D2: 2 MUST failed)"
+    assert "D1 full" in render.to_badge(report)
+
+
+def test_drafts_without_levels_of_their_own_are_judged_as_before() -> None:
+    from conformance.reports.model import summarize
+
+    s = summarize([_result("X", "MUST", "pass")])
+    assert (s.draft_level, s.draft_levels, s.level) == (None, [], "full")
+
+
+def test_a_declared_level_is_judged_up_to_that_level() -> None:
+    """--level D2 on a D1 service: D2's failing MUSTs count (non-conformant); --level D1: D1 full."""
+    from conformance.reports.model import summarize
+
+    results = [_result("A", "MUST", "pass"), _result("C", "MUST", "pass"), _result("E", "MUST", "fail")]
+    assert summarize(results, draft_levels=_LEVELS, declared_level="D2").level == "non-conformant"
+    s = summarize(results, draft_levels=_LEVELS, declared_level="D1")
+    assert (s.level, s.draft_level, s.passed) == ("full", "D1", True)
+    s = summarize(results, draft_levels=_LEVELS, declared_level="D0")
+    assert (s.level, s.draft_level) == ("full", "D0")
+
+
+def test_level_option_is_checked_against_the_draft(capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["run", "aiendpoint", "--target", "builtin", "--level", "D1", "--format", ""]) == 2
+    assert "defines no conformance levels" in capsys.readouterr().err

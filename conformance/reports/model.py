@@ -210,16 +210,74 @@ class Summary:
     passed: bool = False
     #: Why the kit could not judge the target (set when ``level`` is ``not-judged``).
     not_judged: str | None = None
+    #: For a draft that defines levels of its own (ADP's D0, D1, D2): the highest one whose
+    #: MUST clauses, and those of every level below it, all passed (None: none, or the draft
+    #: has none); ``level`` then speaks of the clauses up to it ("D1 full").
+    draft_level: str | None = None
+    #: Each draft level, lowest first: met or not, and the MUST clauses that failed or could not
+    #: be checked, and the SHOULD clauses that did not pass, at that level itself.
+    draft_levels: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[str, ...]], ...]
+                  ) -> tuple[str | None, list[dict[str, Any]], set[str]]:
+    """(highest draft level met, each level's account, the clauses above the level met)."""
+    of: dict[str, str] = {}
+    for name, ids in levels:
+        for cid in ids:
+            of.setdefault(cid, name)
+    accounts: list[dict[str, Any]] = []
+    met: str | None = None
+    blocked = False
+    for name, _ in levels:
+        mine = [r for r in results if of.get(r.clause) == name]
+        account = {
+            "level": name,
+            "checked": any(r.outcome in ("pass", "fail") for r in mine),
+            "must_failed": [r.clause for r in mine if r.level == "MUST" and r.outcome in ("fail", "error")],
+            "must_unverified": [r.clause for r in mine if r.level == "MUST" and r.outcome == "untestable"
+                                and not r.counts_as_met()],
+            "should_failed": [r.clause for r in mine if r.level == "SHOULD" and not r.counts_as_met()],
+        }
+        account["met"] = not blocked and not account["must_failed"] and not account["must_unverified"]
+        if account["met"]:
+            met = name
+        else:
+            blocked = True
+        accounts.append(account)
+    names = [name for name, _ in levels]
+    # judged: the clauses up to the level met (up to the lowest level when none is met)
+    ceiling = names.index(met) if met is not None else 0
+    above = {r.clause for r in results if r.clause in of and names.index(of[r.clause]) > ceiling}
+    return met, accounts, above
 
 
 def summarize(results: list[ClauseResult], partial: bool = False, completed: bool = True,
-              partial_reasons: list[str] | None = None) -> Summary:
+              partial_reasons: list[str] | None = None,
+              draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = (),
+              declared_level: str | None = None) -> Summary:
+    """The verdict of a run. For a draft with levels of its own (``draft_levels``), the run
+    is judged on the clauses up to the highest level met, and the levels above it are reported
+    as not met, naming their clauses ("ADP D1 full; D2: 3 MUST failed"). With a level the user
+    declared (``declared_level``, ``--level``), it is judged on the clauses up to that level:
+    a MUST of it, or of a level below, that failed makes the run non-conformant."""
     counts: dict[str, dict[str, int]] = {
         lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
         for lvl in ("MUST", "SHOULD", "MAY")
     }
     for r in results:
         counts[r.level][r.outcome] += 1
+    draft_level, level_accounts, above = (None, [], set())
+    if draft_levels and any(c in {r.clause for r in results} for _, ids in draft_levels for c in ids):
+        draft_level, level_accounts, above = _draft_levels(results, draft_levels)
+        if declared_level is not None:
+            names = [name for name, _ in draft_levels]
+            ceiling = names.index(declared_level)
+            of = {cid: name for name, ids in reversed(draft_levels) for cid in ids}
+            above = {r.clause for r in results if r.clause in of and names.index(of[r.clause]) > ceiling}
+            if draft_level is not None and names.index(draft_level) > ceiling:
+                draft_level = declared_level
+        results = [r for r in results if r.clause not in above]
     reasons = list(partial_reasons or ())
     if partial and not reasons:
         reasons.append("the run was narrowed")
@@ -261,6 +319,8 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         passed=passed,
         not_judged=(f"the client's adapter broke the harness protocol (at {', '.join(adapter_errors)}): the kit "
                     "could not judge the client; fix the adapter and run again" if level == "not-judged" else None),
+        draft_level=draft_level,
+        draft_levels=level_accounts,
     )
 
 

@@ -44,6 +44,8 @@ def headline(report: Report) -> str:
     draft = report.draft["short"]
     if s.level == "not-judged":
         return f"{draft}: not judged: {s.not_judged}"
+    if s.draft_levels and not s.partial:
+        return f"{draft}: {draft_level_line(report)}"
     if not s.partial:
         return f"{draft}: {s.level}"
     checked = [r for r in report.results if r.outcome != "untestable" or r.untestable_reason != "not-observable"]
@@ -54,6 +56,24 @@ def headline(report: Report) -> str:
         what = f"{len(checked)} clauses checked, {passed} passed"
     verdict = "non-conformant" if s.level == "non-conformant" else "partial run, no verdict on the whole draft"
     return f"{draft}: {what} ({verdict}: {'; '.join(s.partial_reasons)})"
+
+
+def draft_level_line(report: Report) -> str:
+    """For a draft with levels of its own: ``D1 full (D2: 3 MUST failed)``, or
+    ``non-conformant (D0: 2 MUST failed)`` when not even the lowest level is met."""
+    s = report.summary
+    head = f"{s.draft_level} {s.level}" if s.draft_level and s.level != "non-conformant" else s.level
+    missed = next((a for a in s.draft_levels if not a["met"]), None)
+    if missed is None:
+        return head
+    parts = []
+    if missed["must_failed"]:
+        parts.append(f"{len(missed['must_failed'])} MUST failed")
+    if missed["must_unverified"]:
+        parts.append(f"{len(missed['must_unverified'])} MUST unverified")
+    if not missed["checked"]:
+        parts = ["not checked"]
+    return f"{head} ({missed['level']}: {', '.join(parts) or 'not met'})"
 
 
 def check_folder(folder: Path) -> None:
@@ -154,7 +174,7 @@ def _readings(report: Report, result) -> list[dict]:
 def to_markdown(report: Report) -> str:
     s = report.summary
     lines = [
-        f"# adck: {report.draft['short']} — **{s.level}**",
+        f"# adck: {report.draft['short']} — **{draft_level_line(report) if s.draft_levels and not s.partial else s.level}**",
         "",
         f"**{headline(report)}**",
         "",
@@ -217,7 +237,7 @@ def to_html(report: Report) -> str:
 <title>adck {html.escape(report.draft['short'])}: {report.summary.level}</title>
 <style>body{{font-family:sans-serif;margin:2em}} td{{vertical-align:top;padding:.3em}}
 .fail td,.error td{{background:#fdd}} .untestable td{{background:#ffd}} .pass td{{background:#efe}}</style>
-<h1>{html.escape(report.draft['short'])}: {report.summary.level}</h1>
+<h1>{html.escape(headline(report))}</h1>
 <p><strong>{html.escape(headline(report))}</strong></p>
 <p>{html.escape(report.target['description'])} — {report.requests_sent} requests, seed {report.seed}</p>
 <table><tr><th>clause</th><th>§</th><th>level</th><th>outcome</th><th>requirement / observation</th></tr>
@@ -237,6 +257,8 @@ def to_badge(report: Report) -> str:
              "partial": "lightgrey", "not-judged": "lightgrey"}[level]
     if s.partial and level == "non-conformant":
         label = "non-conformant (partial run)"
+    if s.draft_level and not s.partial:
+        label = f"{s.draft_level} {label}"  # "adck adp | D1 full"
     return anybadge.Badge(f"adck {report.draft['short']}", label, default_color=color).badge_svg_text
 
 

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from conformance.harness.adapters import Adapter
-from conformance.outcomes import ClauseViolation, Untestable, not_applicable, untestable, violation
+from conformance.outcomes import not_applicable, untestable
+from conformance.outcomes import each_case as each  # noqa: F401 - the suite's tests import it from here
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
 from conformance.world.site import load_reference
 
@@ -256,28 +257,6 @@ def conformance_error(schema: dict, value: Any) -> str | None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "(root)"
     return f"at {where}: {error.message}"
-
-
-def each(cases, check) -> None:
-    """Run ``check`` on every case of a family (the space a clause's sentence covers) and fail
-    with every case that violates it; *untestable* only when no case could be judged."""
-    __tracebackhide__ = True
-    failures: list[str] = []
-    skipped: list[str] = []
-    judged = 0
-    for case in cases:
-        try:
-            check(case)
-        except ClauseViolation as exc:
-            failures.append(str(exc))
-        except Untestable as exc:
-            skipped.append(str(exc.msg))
-            continue
-        judged += 1
-    if failures:
-        violation(f"{len(failures)} of {judged} cases: " + "; ".join(failures) if judged > 1 else failures[0])
-    if not judged and skipped:
-        untestable(skipped[0])
 
 
 # ---------------------------------------------------------------- seeded generators

@@ -27,7 +27,7 @@ from conformance.document import Document, loads
 from conformance.fetch import Exchange, Fetch, Fetcher
 from conformance.generated import shown
 from conformance.invoke import Invoker
-from conformance.outcomes import ClauseViolation, NotApplicable, Untestable, not_applicable, untestable, violation
+from conformance.outcomes import ClauseViolation, NotApplicable, Untestable, each_case, not_applicable, untestable, violation  # noqa: F401
 from conformance.targets import Target
 from conformance.woa import inputs as woa_inputs
 
@@ -573,29 +573,6 @@ class Invocations:
 def invocations(adck_invoker: Invoker, adck_target: Target, host_value: dict, rest: Rest,
                 adck_seed: int) -> Invocations:
     return Invocations(adck_invoker, adck_target, host_value, rest, adck_seed)
-
-
-def each_case(cases: Iterable[Any], check: Callable[[Any], None]) -> None:
-    """Judge every case of a clause's space and fail with every case that violates it; a case
-    whose prerequisite failed is left out, and the clause is *untestable* only when no case
-    could be judged."""
-    __tracebackhide__ = True
-    failures: list[str] = []
-    skipped: list[str] = []
-    judged = 0
-    for case in cases:
-        try:
-            check(case)
-        except ClauseViolation as exc:
-            failures.append(str(exc))
-        except Untestable as exc:
-            skipped.append(str(exc.msg))
-            continue
-        judged += 1
-    if failures:
-        violation(f"{len(failures)} of {judged} cases: " + "; ".join(failures) if judged > 1 else failures[0])
-    if not judged:
-        untestable(skipped[0] if skipped else "no case to judge")
 
 
 @dataclass
