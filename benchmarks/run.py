@@ -52,7 +52,9 @@ def main() -> None:
              ("aiendpoint", "builtin", {"roles": ["agent"]}),
              ("aiendpoint", "builtin", {"roles": ["agent"], "world": "respx"}),
              ("aid", "builtin", {}), ("aid", RECORD, {}), ("aid", str(REFERENCE_MANIFEST), {}),
-             ("aid", "builtin", {"roles": ["client"]})]
+             ("aid", "builtin", {"roles": ["client"]}),
+             ("woa", "builtin", {}), ("woa", "builtin", {"roles": ["client"]}),
+             ("aidre", "builtin", {}), ("aidre", "builtin", {"roles": ["client"]})]
     for draft, target, kwargs in cases:
         mean, best, requests, queries, clauses = measure(draft, target, args.runs, **kwargs)
         name = (Path(target).name if "/" in target else target[:28]) + "".join(
