@@ -58,7 +58,7 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
                    nameservers: Sequence[str] = (), dnssec_anchors: Sequence[str] = (),
                    timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = (),
                    world: str = "sockets", invoke: bool = False, invoke_budget: int | None = None,
-                   level: str | None = None) -> str:
+                   level: str | None = None, binding: Sequence[str] = ()) -> str:
     """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended)."""
     parts = ["adck", "run", draft, "--target", target]
     for role in roles:
@@ -81,6 +81,8 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
         parts += ["--invoke-budget", str(invoke_budget)]
     if level is not None:
         parts += ["--level", level]
+    for b in binding:
+        parts += ["--binding", b]
     if seed is not None:
         parts += ["--seed", str(seed)]
     return shlex.join(parts)
@@ -92,7 +94,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         formats: Sequence[str] = ("json", "junit", "md"), seed: int | None = None,
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = (),
         run_timeout: float | None = None, allow_private: bool = False, invoke: bool = False,
-        invoke_budget: int | None = None, level: str | None = None) -> RunResult:
+        invoke_budget: int | None = None, level: str | None = None, binding: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
     ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST that was
@@ -132,12 +134,14 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-invoke-budget", str(invoke_budget)]
     if level is not None:
         args += ["--adck-level", level]
+    for b in binding:
+        args += ["--adck-binding", b]
     if world != "sockets":
         args += ["--adck-world", world]
     template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
                               nameservers=nameservers, dnssec_anchors=dnssec_anchors,
                               timeout=timeout, seed=seed, roles=roles, world=world, invoke=invoke,
-                              invoke_budget=invoke_budget, level=level) + " --clause {clause}"
+                              invoke_budget=invoke_budget, level=level, binding=binding) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
     # quiet: the adck CLI prints its own summary; pytest's terminal output is for -v

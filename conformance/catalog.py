@@ -124,6 +124,17 @@ class Profile:
     #: Conformance levels the draft defines itself (ADP's D0, D1, D2), lowest first: each with
     #: the clauses it adds (``[draft_levels]`` of profile.toml); empty for other drafts.
     draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The HTTP binding the kit assumes for a draft that defines none (ADP): operation -> path
+    #: under the target's base (``[binding]`` of profile.toml; ``--binding NAME=PATH`` overrides).
+    binding: dict[str, str] = field(default_factory=dict)
+
+    def server_draft_levels(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The draft's levels over the clauses of its server and document roles: a level is a
+        conformance level of what is published and served (ADP's D0 metadata, D1 and D2
+        discovery services), so a client run is judged by MUST and SHOULD alone."""
+        client = self.client.role if self.client else "client"
+        return tuple((name, tuple(c for c in ids if c in self.clauses and self.clauses[c].role != client))
+                     for name, ids in self.draft_levels)
 
     def draft_level_of(self) -> dict[str, str]:
         """Clause id -> the draft level it belongs to (the lowest that lists it)."""
@@ -241,6 +252,7 @@ def load(short: str) -> Profile:
         client=ClientRole(**meta["client"]) if "client" in meta else None,
         target_note=" ".join(meta.get("target_note", "").split()),
         draft_levels=tuple((name, tuple(ids)) for name, ids in meta.get("draft_levels", {}).items()),
+        binding=dict(meta.get("binding", {})),
         clauses=clauses,
         ambiguities=ambiguities,
     )

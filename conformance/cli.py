@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--invoke-budget", "--request-budget", dest="invoke_budget", type=_positive(int), default=None,
                    metavar="N", help="send at most N requests that make the target work (invocations, searches) "
                                      "in the run (default 200, enough for one full run)")
+    r.add_argument("--binding", action="append", default=[], metavar="NAME=PATH",
+                   help="for a draft with no wire binding of its own (adp): the path of one operation under the "
+                        "target's base, replacing the kit's default (repeatable; `adck targets adp` lists them)")
     r.add_argument("--level", default=None, metavar="LEVEL",
                    help="for a draft with conformance levels of its own (adp: D0, D1, D2): the level the target "
                         "claims; the verdict judges the clauses up to it (default: the highest level met)")
@@ -146,7 +149,8 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
-                     invoke=args.invoke, invoke_budget=args.invoke_budget, level=args.level)
+                     invoke=args.invoke, invoke_budget=args.invoke_budget, level=args.level,
+                     binding=args.binding)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
         return api.EXIT_USAGE

@@ -53,6 +53,8 @@ class RunState:
     #: When the run must end (time.time()), and the seconds it was given.
     deadline: float | None = None
     run_timeout: float | None = None
+    #: The HTTP binding of a draft that defines none (ADP), overrides applied.
+    binding: dict = field(default_factory=dict)
     #: Clause tests not started because the deadline had passed.
     past_deadline: int = 0
     watchdog: Any = None
@@ -99,6 +101,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="invoke a live host's agents (may cost money or change state; built-in targets always are)")
     g.addoption("--adck-invoke-budget", type=int, default=DEFAULT_BUDGET, metavar="N",
                 help="send at most N invocations in the run (default %(default)s)")
+    g.addoption("--adck-binding", action="append", default=[], metavar="NAME=PATH",
+                help="for a draft with no wire binding of its own (ADP): the path of one operation under the "
+                     "target's base, replacing the kit's default (repeatable; `adck targets DRAFT` lists them)")
     g.addoption("--adck-level", default=None, metavar="LEVEL",
                 help="for a draft with levels of its own (ADP: D0, D1, D2): the level the target claims; "
                      "the verdict judges the clauses up to it (default: the highest level met)")
@@ -208,6 +213,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 f"target {spec!r} is {target.kind!r}-kind, which {profile.short} has no role for "
                 f"(its roles: {', '.join(profile.roles)}); `adck targets {profile.short}` lists the kinds it takes")
         roles, wanted = _check_selection(config, profile, target, spec)
+        state.binding = binding_of(profile, config.getoption("adck_binding"))
+        if profile.binding:
+            target.notes.append("HTTP binding assumed (the draft defines none): " + ", ".join(
+                f"{name} {path}" for name, path in state.binding.items()))
         level = config.getoption("adck_level")
         names = [name for name, _ in profile.draft_levels]
         if level is not None and level not in names:
@@ -419,6 +428,31 @@ def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher
     return state.fetcher
 
 
+def binding_of(profile: catalog.Profile, overrides: list[str]) -> dict[str, str]:
+    """The draft's binding (``[binding]`` of its profile) with the user's ``NAME=PATH`` overrides;
+    a usage error names what is wrong."""
+    binding = dict(profile.binding)
+    for item in overrides:
+        name, sep, path = item.partition("=")
+        if not profile.binding:
+            raise pytest.UsageError(f"--binding {item}: {profile.short} has a wire binding of its own; nothing to override")
+        if not sep or name not in binding:
+            raise pytest.UsageError(f"--binding {item}: expected NAME=PATH with NAME one of {', '.join(binding)}")
+        if not path.startswith("/") or any(c in path for c in " ?#\r\n"):
+            raise pytest.UsageError(f"--binding {item}: PATH is an absolute path under the target's base, such as /v1/discover")
+        for placeholder in ("{id}",):
+            if placeholder in profile.binding[name] and placeholder not in path:
+                raise pytest.UsageError(f"--binding {item}: the path of {name} must hold {placeholder}")
+        binding[name] = path
+    return binding
+
+
+@pytest.fixture(scope="session")
+def adck_binding(request: pytest.FixtureRequest) -> dict[str, str]:
+    """The HTTP binding of a draft that defines none (ADP), with the user's overrides."""
+    return dict(request.config.stash[STATE].binding)
+
+
 @pytest.fixture(scope="session")
 def adck_invoker(request: pytest.FixtureRequest, adck_target: Target, adck_fetcher: Fetcher) -> Invoker:
     """The session's invocations of the target's agents: opt-in for live targets, budgeted."""
@@ -594,7 +628,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             duration_s=round(time.time() - state.started, 3),
             command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
             summary=model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
-                                    draft_levels=state.profile.draft_levels,
+                                    draft_levels=state.profile.server_draft_levels(),
                                     declared_level=config.getoption("adck_level")),
             results=results,
             coverage={s: sum(1 for c in in_roles if c.status == s)

@@ -76,7 +76,7 @@ def assert_broken_client_fails_exactly_its_clause(draft: str, name: str, role: s
 
 
 @functools.cache
-def schema_validator(path: Path) -> "jsonschema.Draft202012Validator":
+def schema_validator(path: Path):
     """A profile's JSON Schema, itself checked against the 2020-12 metaschema first."""
     import json
 

@@ -181,7 +181,7 @@ def test_a_failure_names_the_ambiguity_it_rests_on(mutant_reports: Path, tmp_pat
     assert r.outcome == "fail" and "AMB-14" in r.ambiguities
     reading = next(a for a in result.report.ambiguities if a["id"] == "AMB-14")["interpretation"]
     md = (tmp_path / "report.md").read_text("utf-8")
-    assert f"The kit's reading (AMB-14, " in md and reading in md
+    assert "The kit's reading (AMB-14, " in md and reading in md
     assert "the kit's reading (AMB-14" in (tmp_path / "report.html").read_text("utf-8")
     assert "the kit's reading (AMB-14" in (tmp_path / "junit.xml").read_text("utf-8")
     data = json.loads((tmp_path / "report.json").read_text("utf-8"))
@@ -296,3 +296,12 @@ def test_a_declared_level_is_judged_up_to_that_level() -> None:
 def test_level_option_is_checked_against_the_draft(capsys: pytest.CaptureFixture) -> None:
     assert cli.main(["run", "aiendpoint", "--target", "builtin", "--level", "D1", "--format", ""]) == 2
     assert "defines no conformance levels" in capsys.readouterr().err
+
+
+def test_a_level_the_run_did_not_check_is_not_met() -> None:
+    """A document on its own has only D0 clauses: the verdict is D0, never D2 by default."""
+    from conformance.reports.model import summarize
+
+    s = summarize([_result("A", "MUST", "pass"), _result("B", "SHOULD", "pass")], draft_levels=_LEVELS)
+    assert s.draft_level == "D0" and [a["met"] for a in s.draft_levels] == [True, False, False]
+    assert not s.draft_levels[1]["checked"]

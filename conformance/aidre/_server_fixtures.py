@@ -19,7 +19,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from conformance.document import Document, loads
+from conformance import answers
+from conformance.document import Document
 from conformance.fetch import Exchange, Fetch, Fetcher
 from conformance.invoke import Invoker
 from conformance.outcomes import not_applicable, untestable
@@ -33,48 +34,15 @@ MEDIA = "application/aidre+json"
 ACCEPT = "application/aidre+json, application/json"
 #: Method statuses that say the resource does not take the method (15.1).
 METHOD_REFUSED = (405, 501)
+#: The most dimensions of a space the kit sends vectors for (the largest models have a few
+#: thousand; 11.5's oversized vector is 100,000 numbers).
+MAX_DIMENSIONS = 65536
 #: Members in which a result may carry a vector (AMB-16).
 VECTOR_MEMBERS = ("vector", "vectors", "embedding")
 
 
-@dataclass
-class Answer:
-    """One response of the server, read once: status, media type, JSON value."""
-
-    fetch: Fetch
-
-    @property
-    def final(self) -> Exchange | None:
-        return self.fetch.final
-
-    @property
-    def status(self) -> int | None:
-        final = self.final
-        return final.status if final is not None and not (self.fetch.error and self.fetch.error_kind != "too-large") else None
-
-    @property
-    def media_type(self) -> str:
-        final = self.final
-        return ((final.header("content-type") or "").split(";")[0].strip().lower()) if final else ""
-
-    @property
-    def value(self) -> Any:
-        """The body as JSON, or :data:`NOT_JSON`."""
-        final = self.final
-        if final is None:
-            return NOT_JSON
-        try:
-            return loads(final.body.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            return NOT_JSON
-
-    @property
-    def ok(self) -> bool:
-        return self.status is not None and 200 <= self.status < 300
-
-    @property
-    def is_error(self) -> bool:
-        return self.status is not None and self.status >= 400
+class Answer(answers.Answer):
+    """One answer of the AIDRE server: a successful search, a rejection, a chunk."""
 
     @property
     def successful_search(self) -> bool:
@@ -85,35 +53,21 @@ class Answer:
     @property
     def results(self) -> list:
         value = self.value
-        return [r for r in value.get("results", [])] if isinstance(value, dict) and isinstance(value.get("results"), list) else []
+        return list(value["results"]) if isinstance(value, dict) and isinstance(value.get("results"), list) else []
 
     @property
     def rejected(self) -> bool:
         """Refused with an error object: 4xx and a JSON object body (AMB-03)."""
         return self.status is not None and 400 <= self.status < 500 and isinstance(self.value, dict)
 
-    def describe(self) -> str:
-        """A short account of the answer for a failure message."""
-        if self.status is None:
-            return f"no response ({self.fetch.describe_error()})"
-        value = self.value
-        if value is NOT_JSON:
-            body = "a body that is not JSON"
-        elif isinstance(value, dict):
-            body = "a JSON object" + (f" with error {value['error']!r}" if "error" in value else "")
-            if isinstance(value.get("results"), list):
-                body += f" with {len(value['results'])} results"
-        else:
-            body = f"a JSON {type(value).__name__}"
-        return f"{self.status} ({self.media_type or 'no Content-Type'}) with {body}"
+    def body_summary(self, value: Any) -> str:
+        body = "a JSON object" + (f" with error {value['error']!r}" if "error" in value else "")
+        if isinstance(value.get("results"), list):
+            body += f" with {len(value['results'])} results"
+        return body
 
 
-class _NotJson:
-    def __repr__(self) -> str:
-        return "NOT_JSON"
-
-
-NOT_JSON: Any = _NotJson()
+NOT_JSON = answers.NOT_JSON
 
 
 @dataclass(frozen=True)
@@ -198,10 +152,12 @@ class Server:
         return out
 
     def usable_spaces(self) -> list[dict]:
-        """Advertised embedding spaces with an id and a positive integer dimensions (AMB-10)."""
+        """Advertised embedding spaces with an id and a positive integer dimensions (AMB-10), up
+        to :data:`MAX_DIMENSIONS` (a hostile document may declare 10**12: the kit builds no
+        vector that long)."""
         return [s for s in self.spaces if isinstance(s, dict) and isinstance(s.get("id"), str)
                 and isinstance(s.get("dimensions"), int) and not isinstance(s.get("dimensions"), bool)
-                and s["dimensions"] > 0]
+                and 0 < s["dimensions"] <= MAX_DIMENSIONS]
 
     def vector_body(self, space: dict, vector: list[float] | None = None, seed: int = 0, **extra: Any) -> dict:
         dims = space["dimensions"]
@@ -245,13 +201,7 @@ class Probe:
         return answer
 
     def evidence(self) -> list[Exchange]:
-        seen, out = set(), []
-        for answer in self.used:
-            for ex in answer.fetch.evidence():
-                if id(ex) not in seen:
-                    seen.add(id(ex))
-                    out.append(ex)
-        return out[-8:]
+        return answers.EvidenceLog(self.used).evidence()
 
 
 @pytest.fixture(scope="session")

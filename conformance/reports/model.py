@@ -239,7 +239,9 @@ def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[st
                                 and not r.counts_as_met()],
             "should_failed": [r.clause for r in mine if r.level == "SHOULD" and not r.counts_as_met()],
         }
-        account["met"] = not blocked and not account["must_failed"] and not account["must_unverified"]
+        # a level nothing of the run speaks of (a document on its own has no D1 clause) is not met
+        account["met"] = (not blocked and account["checked"] and not account["must_failed"]
+                          and not account["must_unverified"])
         if account["met"]:
             met = name
         else:

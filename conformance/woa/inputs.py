@@ -42,6 +42,10 @@ _TYPES = ("string", "integer", "number", "boolean", "null", "array", "object")
 _WORDS = ("alpha", "beta", "gamma", "delta", "IETF", "agent", "résumé", "数据", "x")
 #: How deep the builder follows nested schemas.
 _DEPTH = 6
+#: The longest string and the most array items the kit builds: a hostile schema may ask for
+#: minLength 10**12; such a value is not built (the input is one the kit cannot make).
+MAX_STRING = 64 * 1024
+MAX_ITEMS = 1000
 
 
 def validator(schema: Any):
@@ -123,7 +127,8 @@ def _number(schema: dict, rng: random.Random, integer: bool, mode: str) -> Any:
 def _string(schema: dict, rng: random.Random, mode: str) -> str:
     lo = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
     hi = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else max(lo, 40)
-    lo, hi = max(lo, 0), max(hi, 0)
+    lo, hi = max(lo, 0), min(max(hi, 0), MAX_STRING)
+    lo = min(lo, MAX_STRING)  # past the cap the value does not validate, and the input is not sent
     if mode == "low":
         size = lo if lo > 0 else min(1, hi)
     elif mode == "high":
@@ -168,7 +173,8 @@ def _build(schema: Any, rng: random.Random, mode: str, depth: int = 0) -> Any:
     if kind == "array":
         lo = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
         hi = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else max(lo, 4)
-        size = lo if mode == "low" else min(hi, max(lo, 4)) if mode == "high" else rng.randint(lo, min(hi, lo + 4))
+        lo, hi = min(max(lo, 0), MAX_ITEMS), min(max(hi, 0), MAX_ITEMS)
+        size = lo if mode == "low" else min(hi, max(lo, 4)) if mode == "high" else rng.randint(lo, max(lo, min(hi, lo + 4)))
         items = schema.get("items", {})
         return [_build(items, rng, mode, depth + 1) for _ in range(max(size, 0))]
     if kind == "string":
@@ -241,9 +247,9 @@ def _out_of_range(schema: dict) -> list[tuple[str, Any]]:
         bound = _num(schema, name)
         if bound is not None:
             out.append((f"{label} {bound}", int(bound) if integer and bound == int(bound) else bound))
-    if isinstance(schema.get("minLength"), int) and schema["minLength"] > 0:
+    if isinstance(schema.get("minLength"), int) and 0 < schema["minLength"] <= MAX_STRING:
         out.append((f"shorter than minLength {schema['minLength']}", "x" * (schema["minLength"] - 1)))
-    if isinstance(schema.get("maxLength"), int):
+    if isinstance(schema.get("maxLength"), int) and 0 <= schema["maxLength"] < MAX_STRING:
         out.append((f"longer than maxLength {schema['maxLength']}", "y" * (schema["maxLength"] + 1)))
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         out.append(("outside enum", "zz-not-in-enum" if all(e != "zz-not-in-enum" for e in schema["enum"]) else 0))
@@ -252,7 +258,7 @@ def _out_of_range(schema: dict) -> list[tuple[str, Any]]:
     items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
     if isinstance(schema.get("minItems"), int) and schema["minItems"] > 0:
         out.append((f"fewer than minItems {schema['minItems']}", []))
-    if isinstance(schema.get("maxItems"), int):
+    if isinstance(schema.get("maxItems"), int) and 0 <= schema["maxItems"] < MAX_ITEMS:
         filler = valid_value(items, 0)
         out.append((f"more than maxItems {schema['maxItems']}", [filler] * (schema["maxItems"] + 1)))
     return out

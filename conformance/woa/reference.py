@@ -139,9 +139,9 @@ def instance_of(schema: Any, depth: int = 0) -> Any:
         return {name: instance_of(props.get(name, {}), depth + 1) for name in required}
     if kind == "array":
         items = schema.get("items", {})
-        return [instance_of(items, depth + 1) for _ in range(max(int(schema.get("minItems", 1) or 0), 1))]
+        return [instance_of(items, depth + 1) for _ in range(min(max(int(schema.get("minItems", 1) or 0), 1), 1000))]
     if kind == "string":
-        return "x" * max(int(schema.get("minLength", 2) or 0), 2)
+        return "x" * min(max(int(schema.get("minLength", 2) or 0), 2), 64 * 1024)
     if kind == "integer":
         return int(schema.get("minimum", 1))
     if kind == "number":

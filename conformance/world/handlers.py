@@ -25,6 +25,9 @@ HANDLERS: dict[str, str] = {
     "aidre.search": "conformance.aidre.reference:search",
     "aidre.chunk": "conformance.aidre.reference:chunk",
     "aidre.scenario_search": "conformance.aidre.scenario_server:search",
+    "adp.discover": "conformance.adp.reference:discover",
+    "adp.agent": "conformance.adp.reference:agent",
+    "adp.client-scenario": "conformance.adp._client_fixtures:answer",
 }
 
 #: Bytes of request body a handler reads at most (a larger body is answered 413).

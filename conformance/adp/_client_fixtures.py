@@ -1,0 +1,226 @@
+"""Fixtures of the adp suite's client role (see conftest.py): the kit plays ADP discovery
+services on loopback, on its binding (AMB-01: ``POST {base}/discover``, ``GET
+{base}/agents/{id}``), and drives the client under test through its adapter (harness operation
+``adp.discover``), then judges from the replies and the requests the client sent.
+
+Each service is a scenario of its own (``plain-3.adck.test``) whose answers are written here,
+per test: a Discovery Response (candidates, their bindings, scores, components), a status for
+``/discover`` (404 for a D0 publisher), and agents' metadata. The candidates' endpoints are
+names under ``agents.adck.test`` that nothing serves: a client reports the invocation it would
+make and never makes it (an invocation request is recorded, and judged, if one is sent).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+import pytest
+from werkzeug import Request, Response
+
+from conformance.harness.adapters import Adapter
+from conformance.outcomes import not_applicable, untestable
+from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
+from conformance.world.site import Route, Site, path_parameters
+
+#: What conftest.py's star import takes: the fixtures only.
+__all__ = ["adp_client", "adp_services"]
+T0 = datetime(2026, 5, 8, 12, 0, tzinfo=timezone.utc)
+DISCOVER = "/discover"
+AGENTS = "/agents/{id}"
+#: The Discovery Request the user's need becomes (the kit's scenarios answer whatever is asked).
+REQUEST = {"query": "prepare an onboarding workflow for a new employee", "required_tags": ["hr"], "limit": 5}
+#: The local policy of most steps: HTTPS bindings only.
+POLICY = {"protocols": ["https"], "schemes": ["https"], "revoked": []}
+
+
+def binding(name: str, protocol: str = "https", endpoint: str | None = None, **more: Any) -> dict:
+    return {"protocol": protocol, "endpoint": endpoint if endpoint is not None else
+            f"https://agents.adck.test/{name}/invoke", **more}
+
+
+def candidate(name: str, score: float, *, bindings: list[dict] | None = None, level: str = "D2",
+              **more: Any) -> dict:
+    """A candidate as a D2 service returns it (score, components, evidence, freshness); at D1
+    without components, evidence or freshness."""
+    value: dict[str, Any] = {"id": f"urn:adck:agent:{name}", "name": name.replace("-", " ").title(),
+                             "description": f"Handles {name.replace('-', ' ')} tasks.",
+                             "bindings": bindings if bindings is not None else [binding(name)],
+                             "score": score, "status": "active"}
+    if level == "D2":
+        value.update(score_components={"tag": round(score, 2), "context": round(score * 0.9, 2),
+                                       "example": round(min(score * 1.05, 1.0), 2)},
+                     matched_tags=["hr"],
+                     freshness={"metadata_updated_at": "2026-05-08T00:00:00Z", "indexed_at": "2026-05-08T00:00:00Z"})
+    value.update(more)
+    return value
+
+
+def response(candidates: list[dict], **more: Any) -> dict:
+    return {"request_id": "req-adck", "generated_at": "2026-05-08T00:00:01Z", "candidates": candidates, **more}
+
+
+def metadata(name: str, **more: Any) -> dict:
+    """An agent's metadata as a D0 publisher serves it."""
+    return {"id": f"urn:adck:agent:{name}", "name": name.replace("-", " ").title(),
+            "description": f"Handles {name.replace('-', ' ')} tasks.", "capability_tags": ["hr"],
+            "bindings": [binding(name)], "status": "active", "version": "1", **more}
+
+
+def answer(site: Site, route: Route, request: Request) -> Response:
+    """The route handler ``adp.client-scenario``: the answer the scenario was given."""
+    options = route.options
+    if options.get("kind") == "agent":
+        agent_id = (path_parameters(route.path, request.path) or {}).get("id", "")
+        record = options.get("agents", {}).get(agent_id)
+        if record is None:
+            return _json(404, {"error": "not_found", "message": f"no agent {agent_id}"})
+        return _json(200, record)
+    status = int(options.get("status", 200))
+    if status != 200:
+        return _json(status, {"error": "not_found", "message": "this service answers no Discovery Requests"})
+    return _json(200, options.get("response", {}))
+
+
+def _json(status: int, value: Any) -> Response:
+    response = Response(json.dumps(value, ensure_ascii=False).encode("utf-8"), status=status)
+    response.headers["Content-Type"] = "application/json"
+    return response
+
+
+class AdpService:
+    """One discovery service for one client check."""
+
+    def __init__(self, web: Scenario) -> None:
+        self.web = web
+
+    @property
+    def base(self) -> str:
+        return f"https://{self.web.host}"
+
+    def requests(self, path: str | None = None) -> list[Recorded]:
+        return [r for r in self.web.requests() if path is None or r.path == path]
+
+    def queries(self) -> list[Recorded]:
+        """Every request the client sent to the discovery path (any method, any query string)."""
+        return [r for r in self.web.requests() if r.path.rstrip("/") == DISCOVER]
+
+    def evidence(self) -> list:
+        return self.web.evidence()
+
+
+class AdpServices:
+    """The services one client test sets up."""
+
+    def __init__(self, world: ScenarioWorld) -> None:
+        self.world = world
+        self.created: list[AdpService] = []
+
+    def new(self, name: str, candidates: list[dict] | None = None, *, status: int = 200,
+            agents: list[dict] | None = None, extra: dict | None = None) -> AdpService:
+        """A service answering ``POST /discover`` with a response of ``candidates`` (plus the
+        top-level members ``extra``), or with ``status`` (404: a D0 publisher); and
+        ``GET /agents/{id}`` with each of ``agents`` by its id."""
+        body = response(copy.deepcopy(candidates or []), **(extra or {}))
+        site = Site(hostname="", document={}, routes=(
+            Route(DISCOVER, handler="adp.client-scenario",
+                  options={"kind": "discover", "status": status, "response": body}),
+            Route(AGENTS, handler="adp.client-scenario",
+                  options={"kind": "agent", "agents": {a["id"]: copy.deepcopy(a) for a in agents or []}}),
+        ))
+        service = AdpService(self.world.add(name, site))
+        self.created.append(service)
+        return service
+
+    def evidence(self) -> list:
+        return [e for s in self.created for e in s.evidence()]
+
+
+class AdpClient:
+    """Drives the ADP client under test through its adapter, one ``adp.discover`` step at a time."""
+
+    def __init__(self, adapter: Adapter, run: str) -> None:
+        self.adapter = adapter
+        self.run_id = run
+        self._steps = itertools.count(1)
+
+    def discover(self, service: AdpService, *, also: list[AdpService] | None = None, policy: dict | None = None,
+                 agents: list[str] | None = None, level: str | None = None, request: dict | None = None) -> dict:
+        __tracebackhide__ = True
+        if "adp.discover" not in self.adapter.operations:
+            not_applicable("the client's adapter does not offer adp.discover")
+        step = f"{self.run_id}-{next(self._steps)}"
+        params: dict[str, Any] = {"authority": service.base, "request": request or REQUEST,
+                                  "policy": policy or POLICY, "now": T0.isoformat().replace("+00:00", "Z"),
+                                  "network": _network([service, *(also or [])])}
+        if also:
+            params["services"] = [s.base for s in also]
+        if agents:
+            params["agents"] = agents
+        if level:
+            params["level"] = level
+        message = {"type": "run", "id": step, "session": step, "operation": "adp.discover", "params": params}
+        before = len(self.adapter.steps)
+        service.web.world.clock = T0
+        try:
+            return self.adapter.run(message)
+        finally:
+            service.web.steps.extend(self.adapter.steps[before:])
+
+
+def _network(services: list[AdpService]) -> dict:
+    """One ``network`` for every service of a step: their connect_to lines together."""
+    first = services[0].web.network()
+    for other in services[1:]:
+        first["connect_to"] = first["connect_to"] + other.web.network()["connect_to"]
+    return first
+
+
+@pytest.fixture(scope="session")
+def adp_client(adck_adapter, request: pytest.FixtureRequest) -> AdpClient:
+    """The ADP client under test, driven through its adapter."""
+    from conformance.plugin import STATE
+
+    return AdpClient(adck_adapter, f"r{request.config.stash[STATE].seed}")
+
+
+@pytest.fixture
+def adp_services(scenario_world) -> AdpServices:
+    """The discovery services one client test sets up (on the session's loopback world)."""
+    return AdpServices(scenario_world)
+
+
+# ---------------------------------------------------------------- reading what the client did
+
+def said(reply: dict) -> str:
+    """A client's reply in a few words, for failure messages."""
+    text = f"the client answered {reply.get('outcome')!r}"
+    if reply.get("outcome") == "selected":
+        inv = reply.get("invocation") or {}
+        text += f" choosing {reply.get('candidate')!r} at {inv.get('endpoint')!r} ({inv.get('protocol')!r})"
+    if reply.get("error_kind"):
+        text += f" ({reply['error_kind']}: {'; '.join(reply.get('messages') or [])[:200]})"
+    if reply.get("refused"):
+        text += ", refusing " + ", ".join(f"{r.get('id')} ({r.get('reason')})" for r in reply["refused"][:5])
+    return text
+
+
+def chosen(reply: dict) -> tuple[str | None, str | None]:
+    """(candidate id, endpoint) the client would invoke, or (None, None)."""
+    if reply.get("outcome") != "selected":
+        return None, None
+    return reply.get("candidate"), (reply.get("invocation") or {}).get("endpoint")
+
+
+def must_choose(reply: dict, what: str) -> tuple[str, str | None]:
+    """The client's choice; *untestable* when it chose nothing where an acceptable candidate
+    was offered (the clause's rule is about what it invokes)."""
+    __tracebackhide__ = True
+    agent, endpoint = chosen(reply)
+    if agent is None:
+        untestable(f"offered {what}, the client chose no candidate: {said(reply)}")
+    return agent, endpoint
+

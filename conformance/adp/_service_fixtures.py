@@ -1,0 +1,344 @@
+"""Fixtures of the adp suite's service role: the discovery service on the kit's HTTP binding
+(AMB-01), and one shared :class:`Service` that sends each distinct request once per run.
+
+A Discovery Request is real work for the target: every POST goes through the run's
+:class:`Invoker` (``--request-budget``, ``opt_in=False``: a read); a registration (PUT) changes
+the target's state, so it is opt-in (``--invoke``) and sent only when the target declares it
+(``Allow: GET, PUT`` on an agent resource, AMB-40). Identical requests are sent once and shared
+by the clauses that judge them. Each test gets a :class:`Probe` that remembers which exchanges
+it looked at, so a failure shows its own evidence, not the whole run's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import uuid
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from conformance import answers
+from conformance.fetch import Exchange, Fetcher
+from conformance.invoke import Invoker
+from conformance.outcomes import not_applicable, untestable
+from conformance.targets import Target
+
+#: The kit's HTTP binding (AMB-01): every path the service role uses, in one place (a user's
+#: ``--binding`` override replaces these).
+#: The kit's default binding (profiles/adp/profile.toml [binding], AMB-01); a run's own, with the
+#: user's --binding overrides, is the ``adck_binding`` fixture.
+BINDING = {"discover": "/discover", "agent": "/agents/{id}"}
+#: What the kit accepts back: JSON, or problem details.
+ACCEPT = "application/json, application/problem+json"
+#: Provenance members of a federated candidate (7.8's table).
+PROVENANCE = ("origin_service", "origin_authority", "origin_signature", "received_at")
+#: Statuses the kit reads as each recommended error code's (AMB-10).
+STATUS_OF = {"invalid_request": (400, 422), "unsupported_filter": (400, 422), "unauthorized": (401,),
+             "forbidden": (403,), "not_found": (404, 410), "conflict": (409,), "stale_metadata": (409, 410),
+             "rate_limited": (429, 503)}
+#: The request that lists the whole catalogue the service will show (limit 50, full detail).
+CATALOG = {"query": "find an agent for a task", "limit": 50, "detail": "full"}
+
+
+NOT_JSON = answers.NOT_JSON
+
+
+def parse_time(value: Any) -> datetime | None:
+    """An RFC 3339 date-time, or None (AMB-13)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def tag_set(values: Any) -> set[str]:
+    """Tags compared as the kit does (AMB-41): strings, trimmed, case-folded."""
+    return {v.strip().casefold() for v in values if isinstance(v, str)} if isinstance(values, list) else set()
+
+
+class Answer(answers.Answer):
+    """One answer of the service: a Discovery Response, an error object, a metadata record."""
+
+    @property
+    def is_response(self) -> bool:
+        """A Discovery Response: 2xx, a JSON object with a candidates array."""
+        value = self.value
+        return self.ok and isinstance(value, dict) and isinstance(value.get("candidates"), list)
+
+    @property
+    def candidates(self) -> list[dict]:
+        value = self.value
+        if not (isinstance(value, dict) and isinstance(value.get("candidates"), list)):
+            return []
+        return [c for c in value["candidates"] if isinstance(c, dict)]
+
+    @property
+    def ids(self) -> list:
+        return [c.get("id") for c in self.candidates]
+
+    @property
+    def refused(self) -> bool:
+        return self.status is not None and 400 <= self.status < 500
+
+    @property
+    def code(self) -> Any:
+        return self.member("code")
+
+    def list_member(self, name: str) -> list:
+        got = self.member(name)
+        return got if isinstance(got, list) else []
+
+    def body_summary(self, value: Any) -> str:
+        body = "a JSON object"
+        if isinstance(value.get("candidates"), list):
+            body += f" with {len(value['candidates'])} candidates"
+        if "code" in value:
+            body += f" with code {value['code']!r}"
+        return body
+
+
+class Service:
+    """The discovery service under test: every request the suite sends, each distinct one once."""
+
+    def __init__(self, base: str, fetcher: Fetcher, invoker: Invoker, seed: int) -> None:
+        self.binding = dict(BINDING)
+        self.base = base.rstrip("/")
+        self.fetcher = fetcher
+        self.invoker = invoker
+        self.seed = seed
+        #: Makes the kit's registrations and markers unique to this run (a live service keeps
+        #: earlier runs' records).
+        self.token = f"{seed % 100000:05d}{uuid.uuid4().hex[:6]}"
+        self._cache: dict[tuple, Answer] = {}
+        self._lock = threading.Lock()
+        self._declared: bool | None = None
+
+    # ------------------------------------------------------------------ urls
+    @property
+    def discover_url(self) -> str:
+        return self.base + self.binding["discover"]
+
+    def agent_url(self, agent_id: str) -> str:
+        return self.base + self.binding["agent"].replace("{id}", quote(str(agent_id), safe=""))
+
+    # ------------------------------------------------------------------ requests
+    def discover(self, body: Any, fresh: str = "") -> Answer:
+        """POST a Discovery Request (once per distinct body, unless ``fresh`` names a separate sending)."""
+        __tracebackhide__ = True
+        content = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        key = ("POST", content, fresh)
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        fetch = self.invoker.post(self.discover_url, content, headers={"Accept": ACCEPT}, opt_in=False)
+        answer = Answer(fetch, body)
+        with self._lock:
+            self._cache[key] = answer
+        return answer
+
+    def get_agent(self, agent_id: str, fresh: str = "") -> Answer:
+        """GET {base}/agents/{id}; ``fresh`` sends it again (after a registration)."""
+        if not fresh:
+            return Answer(self.fetcher.get(self.agent_url(agent_id), headers={"Accept": ACCEPT}))
+        key = ("GET", agent_id, fresh)
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        answer = Answer(self.fetcher.fetch(self.agent_url(agent_id), headers={"Accept": ACCEPT}))
+        with self._lock:
+            self._cache[key] = answer
+        return answer
+
+    def put_agent(self, agent_id: str, metadata: Any, fresh: str = "") -> Answer:
+        """PUT {base}/agents/{id} (a registration: opt-in, budgeted), once per distinct body."""
+        __tracebackhide__ = True
+        content = json.dumps(metadata, ensure_ascii=False).encode("utf-8")
+        key = ("PUT", agent_id, content, fresh)
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+        fetch = self.invoker.post(self.agent_url(agent_id), content, headers={"Accept": ACCEPT}, method="PUT")
+        answer = Answer(fetch, metadata)
+        with self._lock:
+            self._cache[key] = answer
+        return answer
+
+    # ------------------------------------------------------------------ what the run knows
+    def catalog(self) -> Answer:
+        return self.discover(CATALOG)
+
+    def discovers(self) -> bool:
+        """Whether the target answers Discovery Requests at all (a D0 service need not, AMB-01)."""
+        return self.catalog().is_response
+
+    def registration_declared(self) -> bool:
+        """Whether the target declares registration: ``Allow`` lists PUT on an agent resource
+        it serves, or (when no candidate names one) in its answer to OPTIONS (AMB-40)."""
+        if self._declared is None:
+            ids = [i for i in self.catalog().ids if isinstance(i, str)]
+            if ids:
+                final = self.get_agent(ids[0]).final
+            else:  # no candidate to GET (a D0 service has no /discover): the Allow of OPTIONS
+                final = self.fetcher.fetch(self.agent_url(self.kit_id("declaration")), method="OPTIONS",
+                                           headers={"Accept": ACCEPT}).final
+            allow = (final.header("allow") or "") if final is not None else ""
+            self._declared = "PUT" in {m.strip().upper() for m in allow.split(",")}
+        return self._declared
+
+    def kit_id(self, name: str) -> str:
+        """An agent id of the kit's own registrations (a URN: no '/', AMB-42)."""
+        return f"urn:adck:test:{self.token}:{name}"
+
+    def kit_metadata(self, slug: str, **extra: Any) -> dict:
+        """Agent Metadata the kit registers: a unique tag, one https binding."""
+        value = {
+            "id": self.kit_id(slug),
+            "name": f"adck probe {slug}",
+            "description": f"A probe agent the conformance kit registered ({slug}).",
+            "tags": [f"adck-{self.token}-{slug}", "adck-probe"],
+            "examples": [{"id": "ex-1", "text": f"Run the adck probe {slug}."}],
+            "bindings": [{"protocol": "https", "endpoint": f"https://agents.adck.test/probe/{self.token}/{slug}"}],
+            "status": "active",
+            "version": "1.0.0",
+            "updated_at": "2026-05-08T00:00:00Z",
+            "expires_at": "2099-01-01T00:00:00Z",
+        }
+        value.update(extra)
+        return {k: v for k, v in value.items() if v is not None}
+
+    def generated_requests(self) -> list[dict]:
+        """Discovery Requests drawn from the run's seed over the tags and protocols the catalogue
+        shows: filter combinations, empty and huge tag lists, limits, unknown members."""
+        __tracebackhide__ = True
+        catalog = self.catalog()
+        if not catalog.is_response:
+            untestable(f"the catalogue request was answered {catalog.describe()}, so no request can be drawn "
+                       "from its tags (see ADP-3.3-02)")
+        rng = random.Random(self.seed)
+        tags: set[str] = set()
+        protocols: set[str] = set()
+        for c in catalog.candidates:
+            tags |= {t for t in c.get("tags", []) if isinstance(t, str)} if isinstance(c.get("tags"), list) else set()
+            for b in c.get("bindings", []) if isinstance(c.get("bindings"), list) else []:
+                if isinstance(b, dict) and isinstance(b.get("protocol"), str):
+                    protocols.add(b["protocol"])
+        vocabulary = sorted(tags | {"hr", "translation", "qa"})
+        protos = sorted(protocols | {"https"})
+        out: list[dict] = []
+        for n in range(10):
+            body: dict[str, Any] = {"query": rng.choice(["find an agent", "translate a document", "book a trip",
+                                                          "review code", "summarise a meeting", "check payroll"]),
+                                    "include_evidence": True, "detail": "full"}
+            if rng.random() < 0.7:
+                body["required_tags"] = rng.sample(vocabulary, rng.choice([1, 1, 2]))
+            if rng.random() < 0.5:
+                body["excluded_tags"] = rng.sample(vocabulary, rng.choice([1, 2, 3]))
+            if rng.random() < 0.5:
+                body["protocols"] = rng.sample(protos, rng.choice([1, 1, 2]))
+            body["limit"] = rng.choice([2, 3, 10, 50])
+            if n == 0:
+                body["required_tags"] = []  # an empty list filters nothing
+                body["excluded_tags"] = []
+            if n == 1:  # a huge excluded list of tags nobody has: filters nothing
+                body["excluded_tags"] = [f"adck-none-{i}" for i in range(300)]
+                body.pop("required_tags", None)
+            if n == 2:  # a huge required list: no agent holds them all
+                body["required_tags"] = vocabulary[:3] + [f"adck-none-{i}" for i in range(200)]
+            if n == 3:
+                body["net.adck.unknown"] = {"seed": self.seed}
+            out.append(body)
+        return out
+
+
+class Probe:
+    """A test's view of the :class:`Service`: the answers it used are its evidence."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.used: list[Answer] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.service, name)
+
+    def _use(self, answer: Answer) -> Answer:
+        self.used.append(answer)
+        return answer
+
+    def discover(self, body: Any, fresh: str = "") -> Answer:
+        __tracebackhide__ = True
+        return self._use(self.service.discover(body, fresh))
+
+    def catalog(self) -> Answer:
+        return self._use(self.service.catalog())
+
+    def discovers(self) -> bool:
+        return self.catalog().is_response
+
+    def get_agent(self, agent_id: str, fresh: str = "") -> Answer:
+        return self._use(self.service.get_agent(agent_id, fresh))
+
+    def put_agent(self, agent_id: str, metadata: Any, fresh: str = "") -> Answer:
+        __tracebackhide__ = True
+        return self._use(self.service.put_agent(agent_id, metadata, fresh))
+
+    def require_registration(self) -> None:
+        """*not applicable* unless the target declares registration (AMB-01, AMB-40)."""
+        __tracebackhide__ = True
+        if not self.service.registration_declared():
+            not_applicable("the target does not declare registration (no Allow: GET, PUT on "
+                           f"{self.service.binding['agent']}, AMB-40): the clause speaks of registered records")
+
+    def register(self, metadata: dict, fresh: str = "", what: str = "the registration") -> Answer:
+        """PUT ``metadata``; *untestable* unless it succeeds."""
+        __tracebackhide__ = True
+        answer = self.put_agent(metadata["id"], metadata, fresh)
+        if not answer.ok:
+            untestable(f"{what} (PUT {self.service.agent_url(metadata['id'])}) was answered {answer.describe()}")
+        return answer
+
+    def evidence(self) -> list[Exchange]:
+        return answers.EvidenceLog(self.used).evidence()
+
+
+def reached(answer: Answer, what: str) -> None:
+    """*untestable* when ``answer`` is no response at all."""
+    __tracebackhide__ = True
+    if answer.status is None:
+        untestable(f"{what} got no response: {answer.fetch.describe_error()} (see ADP-10-10)")
+
+
+def response_or_untestable(answer: Answer, what: str) -> None:
+    """*untestable* unless ``answer`` is a Discovery Response (see ADP-3.3-02)."""
+    __tracebackhide__ = True
+    reached(answer, what)
+    if not answer.is_response:
+        untestable(f"{what} was answered {answer.describe()}, not a Discovery Response (see ADP-3.3-02)")
+
+
+def names_filter(reported: list, name: str) -> bool:
+    """Whether ``unsupported_filters`` names a request member: bare, or as its dotted path (AMB-12)."""
+    short = name.rpartition(".")[2]
+    return any(isinstance(r, str) and r.strip() in (name, short) for r in reported)
+
+
+@pytest.fixture(scope="session")
+def adp_service(adck_target: Target, adck_fetcher: Fetcher, adck_invoker: Invoker, adck_seed: int,
+                adck_binding: dict[str, str]) -> Service:
+    if adck_target.kind != "origin" or not adck_target.origin:
+        not_applicable("the service role is checked on an origin (https://HOST or builtin)")
+    service = Service(adck_target.origin, adck_fetcher, adck_invoker, adck_seed)
+    service.binding = BINDING | adck_binding
+    return service
+
+
+@pytest.fixture
+def service(adp_service: Service) -> Probe:
+    """The discovery service under test, as one test sees it (its answers are the test's evidence)."""
+    return Probe(adp_service)

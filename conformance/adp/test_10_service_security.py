@@ -1,0 +1,92 @@
+"""§10 Security Considerations, for a discovery service: freshness exposed, unsupported hard
+filters reported, requests protected in transit."""
+
+from __future__ import annotations
+
+from conformance.adp._service_fixtures import Probe, reached
+from conformance.adp.test_5_2_service_hard_filters import judge_reporting
+from conformance.adp.test_7_8_service_federation import federated, views
+from conformance.outcomes import clause, not_applicable, untestable, violation
+
+#: Requests without include_evidence, at the default, summary and full detail (minimal asks for
+#: no more than identifiers, status and endpoints, AMB-16).
+PLAIN = [{"query": "translate a document", "limit": 10},
+         {"query": "review code for security", "limit": 10, "detail": "summary"}]
+
+
+@clause("ADP-10-05")
+def test_10_freshness_exposed(service: Probe) -> None:
+    """Discovery services SHOULD expose freshness data: every candidate of responses at the
+    default, summary and full detail, with or without include_evidence, carries a freshness
+    object (AMB-08; detail=minimal is exempt, AMB-16)."""
+    answers = [service.catalog()] + [service.discover(b) for b in PLAIN]
+    problems, judged = [], 0
+    for answer in answers:
+        reached(answer, "a Discovery Request")
+        for c in answer.candidates:
+            judged += 1
+            if not isinstance(c.get("freshness"), dict):
+                problems.append(f"candidate {c.get('id')!r} (detail {answer.body.get('detail', 'default')}) has "
+                                f"freshness {c.get('freshness')!r}")
+    if not judged:
+        untestable("no request returned a candidate (see ADP-3.3-02)")
+    if problems:
+        violation(f"{len(problems)} of {judged} candidates: " + "; ".join(problems[:4]))
+
+
+@clause("ADP-10-09")
+def test_10_unsupported_hard_filters_reported(service: Probe) -> None:
+    """Services MUST report unsupported hard filters in unsupported_filters or fail the request:
+    tag filters beside a constraint the service may not apply (AMB-12)."""
+    judge_reporting(service, [{"query": "find a contract reviewer", "required_tags": ["legal"],
+                               "excluded_tags": ["tax"], "constraints": {"net.adck.jurisdiction": "eu"}}])
+
+
+@clause("ADP-10-10")
+def test_10_requests_protected_in_transit(service: Probe) -> None:
+    """Discovery services MUST protect requests in transit: the binding's base URL is https and
+    the TLS handshake verifies (AMB-24)."""
+    answer = service.catalog()
+    if not service.base.lower().startswith("https://"):
+        violation(f"Discovery Requests go to {service.discover_url}, in the clear (not https)")
+    final = answer.final
+    if answer.status is None:
+        kind = answer.fetch.error_kind or ""
+        detail = answer.fetch.describe_error()
+        if kind in ("tls", "certificate") or "certificate" in detail.lower() or "ssl" in detail.lower():
+            violation(f"the TLS connection to {service.discover_url} did not verify: {detail}")
+        untestable(f"the discovery service could not be reached: {detail}")
+    if final is not None and final.tls_version is None:
+        violation(f"the request to {service.discover_url} was not sent over TLS")
+
+
+@clause("ADP-10-07")
+def test_10_federation_preserves_origin_and_signature(service: Probe) -> None:
+    """Discovery services MUST preserve origin and signature information: every view of a
+    federated candidate (any detail) holds the origin_service, origin_authority and
+    origin_signature of the agent's metadata (GET {base}/agents/{id}) with the same values
+    (AMB-44)."""
+    pairs = views(service)
+    ids = federated(pairs)
+    if not ids:
+        not_applicable("no candidate carries provenance: the service shows no federated result (AMB-44)")
+    problems, judged = [], 0
+    for agent_id in sorted(i for i in ids if isinstance(i, str)):
+        got = service.get_agent(agent_id)
+        metadata = got.value if got.ok and isinstance(got.value, dict) else None
+        if metadata is None:
+            continue
+        kept = {k: metadata[k] for k in ("origin_service", "origin_authority", "origin_signature") if k in metadata}
+        for label, answer in pairs:
+            for c in answer.candidates:
+                if c.get("id") != agent_id:
+                    continue
+                judged += 1
+                lost = {k: c.get(k, "(absent)") for k, v in kept.items() if c.get(k) != v}
+                if lost:
+                    problems.append(f"candidate {agent_id!r} at detail {label} has {lost} where its metadata has "
+                                    f"{ {k: kept[k] for k in lost} }")
+    if not judged:
+        untestable("no federated candidate's metadata could be read (GET of its id)")
+    if problems:
+        violation("; ".join(problems[:4]))

@@ -1,0 +1,89 @@
+"""§3.3 Conformance Levels, as a discovery service meets them: D1 (tag and protocol filters,
+ranked candidates) and D2 (evidence, freshness and score components when requested)."""
+
+from __future__ import annotations
+
+from conformance.adp._service_fixtures import Answer, Probe, reached
+from conformance.outcomes import clause, untestable, violation
+
+#: The members of a Discovery Request (5.1): requests with others are ADP-4.7-01's.
+KNOWN = {"query", "required_tags", "preferred_tags", "excluded_tags", "protocols", "constraints", "limit",
+         "include_evidence", "detail", "client_context"}
+#: The request of 9.2 (a D1 request with a protocol filter), as the draft gives it.
+QUERY_9_2 = {"query": "answer a short factual question", "protocols": ["https"], "limit": 1}
+
+
+def _direction_breaks(answer: Answer) -> str | None:
+    """Where the scores of a ranked list go both up and down (AMB-15), or None."""
+    scores = [c.get("score") for c in answer.candidates]
+    if len(scores) < 3 or not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
+        return None
+    down = all(a >= b for a, b in zip(scores, scores[1:]))
+    up = all(a <= b for a, b in zip(scores, scores[1:]))
+    return None if down or up else f"scores in list order {scores[:12]}"
+
+
+@clause("ADP-3.3-02")
+def test_3_3_d1_filters_and_ranked_candidates(service: Probe) -> None:
+    """| D1 | Structured Discovery | Support Discovery Requests with tag and protocol filters and
+    return ranked candidates. |: the seed's requests with required_tags, excluded_tags and
+    protocols, the draft's 9.2 request, and the whole catalogue, are answered with Discovery Responses whose candidates
+    are in rank order, best first: scores never go both up and down the list (AMB-15)."""
+    catalog = service.catalog()
+    reached(catalog, "the catalogue request")
+    if not catalog.is_response:
+        violation(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the service "
+                  "answers no Discovery Request (at most D0, AMB-01)")
+    bodies = [b for b in service.generated_requests() if (b.get("required_tags") or b.get("excluded_tags")
+                                                          or b.get("protocols")) and set(b) <= KNOWN]
+    bodies.append({"query": "translate a document", "required_tags": ["translation"], "excluded_tags": ["french"],
+                   "protocols": ["https", "a2a"]})
+    bodies.append(QUERY_9_2)  # the draft's own D1 request (9.2)
+    problems = []
+    for body in [None, *bodies]:
+        answer = catalog if body is None else service.discover(body)
+        reached(answer, "a Discovery Request with filters")
+        what = "the catalogue request" if body is None else f"a request with filters {_filters(body)}"
+        if not answer.is_response:
+            problems.append(f"{what} was answered {answer.describe()}")
+            continue
+        broken = _direction_breaks(answer)
+        if broken:
+            problems.append(f"{what}: candidates not in rank order ({broken})")
+    if problems:
+        violation(f"{len(problems)} of {len(bodies) + 1} requests: " + "; ".join(problems[:4]))
+
+
+def _filters(body: dict) -> str:
+    return ", ".join(f"{k}={body[k]!r}"[:80] for k in ("required_tags", "excluded_tags", "protocols") if k in body)
+
+
+@clause("ADP-3.3-03")
+def test_3_3_d2_evidence_freshness_score_components(service: Probe) -> None:
+    """| D2 | Evidence-Based Discovery | Return matching evidence, freshness data, and score
+    components when requested. |: with include_evidence true (the only way to request them,
+    AMB-08), every candidate carries matching evidence (matched_tags or matched_examples), a
+    freshness object and a score_components object."""
+    bodies = [b for b in service.generated_requests() if b.get("include_evidence")]
+    bodies.append({"query": "Find an agent for onboarding validation and API setup.", "required_tags": ["hr"],
+                   "preferred_tags": ["onboarding", "api-automation"], "protocols": ["https"], "limit": 10,
+                   "detail": "summary", "include_evidence": True})
+    problems, judged = [], 0
+    for body in bodies:
+        answer = service.discover(body)
+        reached(answer, "a request with include_evidence")
+        if not answer.is_response:
+            continue
+        for c in answer.candidates:
+            judged += 1
+            missing = [name for name, ok in (
+                ("matching evidence (matched_tags or matched_examples)",
+                 isinstance(c.get("matched_tags"), list) or isinstance(c.get("matched_examples"), list)),
+                ("freshness", isinstance(c.get("freshness"), dict)),
+                ("score_components", isinstance(c.get("score_components"), dict))) if not ok]
+            if missing:
+                problems.append(f"candidate {c.get('id')!r} has no {', no '.join(missing)}")
+    if not judged:
+        untestable("no request with include_evidence returned a candidate (see ADP-3.3-02)")
+    if problems:
+        violation(f"{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]))

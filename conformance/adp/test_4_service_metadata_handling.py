@@ -1,0 +1,211 @@
+"""§4.1, 4.2 and 4.7, as a discovery service keeps metadata: unknown fields preserved by a
+transparent relay and ignored in requests, names not assumed unique."""
+
+from __future__ import annotations
+
+from conformance.adp._service_fixtures import Probe, reached, response_or_untestable
+from conformance.adp.test_3_3_service_conformance_levels import KNOWN
+from conformance.outcomes import clause, not_applicable, untestable, violation
+
+#: A request, and the same with unknown top-level members (4.7).
+PLAIN = {"query": "translate a contract", "limit": 10}
+UNKNOWN_TOP = PLAIN | {"net.adck.trace": "on", "future_member": {"nested": [1, 2]}}
+#: The same with unknown members inside client_context (4.7, nested).
+UNKNOWN_NESTED = PLAIN | {"client_context": {"locale": "en", "net.adck.hint": {"x": 1}}}
+CONTEXT = PLAIN | {"client_context": {"locale": "en"}}
+
+
+def _relay_metadata(service: Probe) -> dict:
+    return service.kit_metadata(
+        "relay", **{"net.adck.relay": {"kept": [1, "two", None], "deep": {"a": True}}},
+        bindings=[{"protocol": "https", "endpoint": f"https://agents.adck.test/probe/{service.token}/relay",
+                   "net.adck.weight": 3}],
+        examples=[{"id": "ex-1", "text": "Run the adck relay probe.", "net.adck.note": "kept"}])
+
+
+@clause("ADP-4.1-26")
+def test_4_1_transparent_relay_preserves_unknown_fields(service: Probe) -> None:
+    """... but MUST preserve unknown fields when acting as a transparent metadata relay: metadata
+    registered with unknown members at the top level and inside a binding and an example is served
+    back by GET with those members and values unchanged (AMB-11)."""
+    service.require_registration()
+    metadata = _relay_metadata(service)
+    service.register(metadata, what="registering metadata with unknown members")
+    got = service.get_agent(metadata["id"], fresh="relay")
+    value = got.value
+    if not got.ok or not isinstance(value, dict):
+        untestable(f"GET of the registered agent was answered {got.describe()}")
+    problems = []
+    if value.get("net.adck.relay") != metadata["net.adck.relay"]:
+        problems.append(f"top-level net.adck.relay is {value.get('net.adck.relay', '(absent)')!r}")
+    bindings = value.get("bindings") if isinstance(value.get("bindings"), list) else []
+    if not any(isinstance(b, dict) and b.get("net.adck.weight") == 3 for b in bindings):
+        problems.append(f"the binding's net.adck.weight is gone: {bindings}")
+    examples = value.get("examples") if isinstance(value.get("examples"), list) else []
+    if not any(isinstance(e, dict) and e.get("net.adck.note") == "kept" for e in examples):
+        problems.append(f"the example's net.adck.note is gone: {examples}")
+    if problems:
+        violation("the relayed metadata lost unknown members: " + "; ".join(problems))
+
+
+@clause("ADP-4.2-01")
+def test_4_2_id_stable(service: Probe) -> None:
+    """The id field MUST be stable for the lifecycle of the agent registration: an agent registered
+    under an id with upper- and lower-case letters is served by GET, returned as a candidate and,
+    after a refresh, served again under exactly that id; and the first catalogue candidates are
+    served by GET under the id they were listed with."""
+    problems = []
+    for agent_id in [i for i in service.catalog().ids if isinstance(i, str)][:4]:
+        got = service.get_agent(agent_id)
+        if got.ok and isinstance(got.value, dict) and got.value.get("id") != agent_id:
+            problems.append(f"candidate {agent_id!r} is served by GET with id {got.value.get('id')!r}")
+    if service.registration_declared():
+        first = service.kit_metadata("StableId-Mixed")
+        later = service.kit_metadata("StableId-Mixed", updated_at="2026-07-01T00:00:00Z", version="1.1.0")
+        service.register(first, what="registering an agent with a mixed-case id")
+        seen = []
+        got = service.get_agent(first["id"], fresh="stable")
+        seen.append(("GET", got.value.get("id") if got.ok and isinstance(got.value, dict) else got.describe()))
+        if service.discovers():
+            answer = service.discover({"query": "adck probe", "required_tags": [first["tags"][0]], "limit": 5})
+            response_or_untestable(answer, "a request for the registered agent")
+            seen.append(("a candidate", answer.ids[0] if answer.ids else "(no candidate)"))
+        refresh = service.put_agent(later["id"], later)
+        reached(refresh, "the refresh")
+        if refresh.ok:
+            again = service.get_agent(first["id"], fresh="stable-after-refresh")
+            seen.append(("GET after a refresh", again.value.get("id") if again.ok and isinstance(again.value, dict)
+                         else again.describe()))
+        problems += [f"{where} gives id {value!r}" for where, value in seen if value != first["id"]]
+    elif not service.catalog().ids:
+        untestable("the service lists no agent and takes no registration")
+    if problems:
+        violation(f"ids not kept exactly (registered {service.kit_id('StableId-Mixed')!r}): " + "; ".join(problems))
+
+
+@clause("ADP-4.7-03")
+def test_4_7_relayed_candidates_keep_unknown_fields(service: Probe) -> None:
+    """Implementations that relay metadata SHOULD preserve unknown fields unless doing so
+    conflicts with privacy or policy requirements: the agent registered with unknown members at
+    the top level and inside a binding and an example, returned at detail=full, carries them with
+    their values, unless the candidate says it was redacted (AMB-11)."""
+    service.require_registration()
+    if not service.discovers():
+        not_applicable("the service answers no Discovery Request (D0, AMB-01): it relays metadata only by GET, "
+                       "which ADP-4.1-26 judges")
+    metadata = _relay_metadata(service)
+    service.register(metadata, what="registering metadata with unknown members")
+    answer = service.discover({"query": "adck relay probe", "required_tags": [metadata["tags"][0]], "detail": "full"})
+    response_or_untestable(answer, "a request at detail full")
+    found = [c for c in answer.candidates if c.get("id") == metadata["id"]]
+    if not found:
+        untestable(f"the registered agent is not returned at detail full: {answer.ids}")
+    candidate = found[0]
+    if candidate.get("redacted") is True:
+        return  # withheld by policy, and said so
+    problems = []
+    if candidate.get("net.adck.relay") != metadata["net.adck.relay"]:
+        problems.append(f"top-level net.adck.relay is {candidate.get('net.adck.relay', '(absent)')!r}")
+    bindings = candidate.get("bindings") if isinstance(candidate.get("bindings"), list) else []
+    if not any(isinstance(b, dict) and b.get("net.adck.weight") == 3 for b in bindings):
+        problems.append(f"the binding's net.adck.weight is gone: {bindings}")
+    examples = candidate.get("examples") if isinstance(candidate.get("examples"), list) else []
+    if not any(isinstance(e, dict) and e.get("net.adck.note") == "kept" for e in examples):
+        problems.append(f"the example's net.adck.note is gone: {examples}")
+    if problems:
+        violation("the candidate at detail full lost unknown members of the registered metadata: " + "; ".join(problems))
+
+
+@clause("ADP-4.2-03")
+def test_4_2_names_not_assumed_unique(service: Probe) -> None:
+    """Discovery services MUST NOT assume that the human-readable name field is globally unique:
+    two agents registered with the same name and different ids are both kept (GET serves each)
+    and both returned by a request that matches both; neither is refused."""
+    service.require_registration()
+    tag = f"adck-{service.token}-twins"
+    name = f"adck twin {service.token}"
+    first = service.kit_metadata("twin-a", name=name, tags=[tag])
+    second = service.kit_metadata("twin-b", name=name, tags=[tag])
+    service.register(first, what="registering the first agent")
+    put = service.put_agent(second["id"], second)
+    reached(put, "registering a second agent with the same name")
+    if not put.ok:
+        violation(f"a second agent with the name {name!r} and another id was answered {put.describe()}")
+    problems = []
+    for meta in (first, second):
+        got = service.get_agent(meta["id"], fresh="twins")
+        if not got.ok or not isinstance(got.value, dict) or got.value.get("id") != meta["id"]:
+            problems.append(f"GET of {meta['id']} was answered {got.describe()}")
+    if service.discovers():  # a D0 service answers no Discovery Request (AMB-01)
+        answer = service.discover({"query": "adck twin", "required_tags": [tag], "limit": 10})
+        response_or_untestable(answer, "a request matching both")
+        lost = [m["id"] for m in (first, second) if m["id"] not in answer.ids]
+        if lost:
+            problems.append(f"a request matching both returns {answer.ids}, without {lost}")
+    if problems:
+        violation("; ".join(problems))
+
+
+def _same_ids(service: Probe, variant: dict, label: str) -> str | None:
+    base = service.discover(PLAIN, fresh=label)  # sent just before the variant: the same records
+    response_or_untestable(base, "a plain request")
+    other = service.discover(variant)
+    reached(other, label)
+    if not other.is_response:
+        return f"{label} was answered {other.describe()}"
+    if other.ids != base.ids:
+        return f"{label} returned {other.ids[:6]} where the plain request returned {base.ids[:6]}"
+    return None
+
+
+@clause("ADP-4.7-01")
+def test_4_7_unknown_top_level_fields_ignored(service: Probe) -> None:
+    """Unknown top-level fields MUST be ignored by discovery services unless local policy requires
+    strict validation: a Discovery Request with unknown top-level members (fixed ones and the
+    seed's) is answered as the same request without them; when registration is declared, metadata with an unknown top-level
+    member is accepted (AMB-11)."""
+    if not service.discovers() and not service.registration_declared():
+        untestable("the service answers no Discovery Request and takes no registration (see ADP-3.3-02)")
+    problems = [p for p in [_same_ids(service, UNKNOWN_TOP, "a request with unknown top-level members")] if p] \
+        if service.discovers() else []
+    for body in service.generated_requests() if service.discovers() else []:  # the seed's requests with unknown members, and without them
+        unknown = sorted(k for k in body if k not in KNOWN)
+        if unknown:
+            known = {k: v for k, v in body.items() if k in KNOWN}
+            plain = service.discover(known, fresh="generated")
+            other = service.discover(body, fresh="generated")
+            reached(other, "a generated request with unknown members")
+            if plain.is_response and not other.is_response:
+                problems.append(f"a request with unknown members {unknown} was answered {other.describe()}")
+            elif plain.is_response and other.ids != plain.ids:
+                problems.append(f"a request with unknown members {unknown} returned {other.ids[:6]}, without them "
+                                f"{plain.ids[:6]}")
+    if service.registration_declared():
+        metadata = service.kit_metadata("unknown-top", **{"net.adck.extension": {"v": 1}})
+        put = service.put_agent(metadata["id"], metadata)
+        reached(put, "registering metadata with an unknown member")
+        if not put.ok:
+            problems.append(f"metadata with the unknown top-level member net.adck.extension was answered {put.describe()}")
+    if problems:
+        violation("; ".join(problems))
+
+
+@clause("ADP-4.7-02")
+def test_4_7_unknown_nested_fields_ignored(service: Probe) -> None:
+    """Unknown fields in nested objects SHOULD also be ignored: a request with an unknown member
+    inside client_context is answered as the same request without it; when registration is
+    declared, metadata with an unknown member inside a binding is accepted."""
+    if not service.discovers() and not service.registration_declared():
+        untestable("the service answers no Discovery Request and takes no registration (see ADP-3.3-02)")
+    problems = [p for p in [_same_ids(service, UNKNOWN_NESTED, "a request with an unknown client_context member")] if p] \
+        if service.discovers() else []
+    if service.registration_declared():
+        metadata = service.kit_metadata("unknown-nested", bindings=[
+            {"protocol": "https", "endpoint": f"https://agents.adck.test/probe/{service.token}/nested",
+             "net.adck.region_hint": "emea"}])
+        put = service.put_agent(metadata["id"], metadata)
+        reached(put, "registering metadata with an unknown binding member")
+        if not put.ok:
+            problems.append(f"metadata with an unknown member inside a binding was answered {put.describe()}")
+    if problems:
+        violation("; ".join(problems))

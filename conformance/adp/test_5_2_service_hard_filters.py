@@ -1,0 +1,101 @@
+"""§5.2 Hard filters: required_tags and excluded_tags applied as hard filters; a hard filter the
+service cannot apply reported in the response."""
+
+from __future__ import annotations
+
+from conformance.adp._service_fixtures import Probe, names_filter, reached, tag_set
+from conformance.outcomes import clause, untestable, violation
+
+
+def candidate_tags(service: Probe, candidate: dict) -> set[str] | None:
+    """The candidate's tags: its own tags member (detail=full), else its metadata (GET)."""
+    if isinstance(candidate.get("tags"), list):
+        return tag_set(candidate["tags"])
+    if not isinstance(candidate.get("id"), str):
+        return None
+    answer = service.get_agent(candidate["id"])
+    value = answer.value
+    return tag_set(value.get("tags", [])) if answer.ok and isinstance(value, dict) else None
+
+
+@clause("ADP-5.2-01")
+def test_5_2_required_and_excluded_tags_are_hard_filters(service: Probe) -> None:
+    """A discovery service MUST apply required_tags and excluded_tags as hard filters when it
+    supports the corresponding taxonomy: over the seed's requests (filter combinations, empty
+    and huge tag lists) and a few fixed ones, no candidate lacks a required tag and none holds
+    an excluded one, unless unsupported_filters names that filter (AMB-12)."""
+    bodies = [b for b in service.generated_requests() if b.get("required_tags") or b.get("excluded_tags")]
+    bodies += [{"query": "hr onboarding", "required_tags": ["hr"], "limit": 50, "detail": "full"},
+               {"query": "translate", "required_tags": ["translation", "english"], "limit": 50, "detail": "full"},
+               {"query": "answer a question", "excluded_tags": ["qa"], "limit": 50, "detail": "full"},
+               {"query": "analytics", "required_tags": ["analytics"], "excluded_tags": ["sql"], "limit": 50,
+                "detail": "full"}]
+    problems, judged = [], 0
+    for body in bodies:
+        answer = service.discover(body)
+        reached(answer, "a request with tag filters")
+        if not answer.is_response:
+            continue
+        unsupported = answer.list_member("unsupported_filters")
+        required = set() if names_filter(unsupported, "required_tags") else tag_set(body.get("required_tags"))
+        excluded = set() if names_filter(unsupported, "excluded_tags") else tag_set(body.get("excluded_tags"))
+        for c in answer.candidates:
+            tags = candidate_tags(service, c)
+            if tags is None:
+                continue
+            judged += 1
+            if required - tags:
+                problems.append(f"candidate {c.get('id')!r} lacks required {sorted(required - tags)[:3]} "
+                                f"(its tags: {sorted(tags)[:6]})")
+            if excluded & tags:
+                problems.append(f"candidate {c.get('id')!r} holds excluded {sorted(excluded & tags)[:3]}")
+    if not judged:
+        untestable("no request with tag filters returned a candidate whose tags could be read")
+    if problems:
+        violation(f"{len(problems)} breaches over {len(bodies)} requests: " + "; ".join(problems[:4]))
+
+
+#: Constraints no service is known to apply: each is a hard filter the kit asks for.
+ODD_CONSTRAINTS = ("unsupported_private_filter", "net.adck.max_cost_usd", "latency_budget_ms")
+
+
+def unreported(answer, body: dict) -> list[str]:
+    """The filters of ``body`` the response shows it did not apply (a warning names them) that
+    unsupported_filters does not name (AMB-12)."""
+    reported = answer.list_member("unsupported_filters")
+    warnings = " ".join(w for w in answer.list_member("warnings") if isinstance(w, str))
+    sent = [f"constraints.{k}" for k in body.get("constraints", {})] + \
+           [k for k in ("required_tags", "excluded_tags", "protocols") if k in body]
+    return [name for name in sent if name.rpartition(".")[2] in warnings and not names_filter(reported, name)]
+
+
+def judge_reporting(service: Probe, bodies: list[dict]) -> None:
+    __tracebackhide__ = True
+    problems, judged = [], 0
+    for body in bodies:
+        answer = service.discover(body)
+        reached(answer, "a request with a hard filter the service may not support")
+        if answer.refused:
+            judged += 1  # failing the request is the other way to report it
+            continue
+        if not answer.is_response:
+            continue
+        judged += 1
+        missed = unreported(answer, body)
+        if missed:
+            problems.append(f"{missed} not applied (warnings: {answer.list_member('warnings')[:2]}) but "
+                            f"unsupported_filters is {answer.member('unsupported_filters')!r}")
+    if not judged:
+        untestable("no request with an unsupported filter was answered")
+    if problems:
+        violation("; ".join(problems[:4]))
+
+
+@clause("ADP-5.2-02")
+def test_5_2_unapplied_hard_filter_is_reported(service: Probe) -> None:
+    """If it cannot apply a hard filter, it MUST report that limitation in the response: a
+    request with constraints the service says it did not apply (a warning naming them) lists
+    them in unsupported_filters (bare or as constraints.NAME), or the request fails; a warning
+    alone does not suffice (AMB-12)."""
+    judge_reporting(service, [{"query": "find an agent", "constraints": {k: "adck"}, "limit": 5}
+                              for k in ODD_CONSTRAINTS])

@@ -1,0 +1,81 @@
+"""The reference ADP client (or one of its broken variants) behind the harness protocol.
+
+In-process:    --target python:conformance.agent.adp_adapter:handle
+As a process:  --target "cmd:python -m conformance.agent.adp_adapter [--variant NAME]"
+
+One operation, ``adp.discover``: ask the services (or read a D0 publisher's metadata), check
+the candidates against the local policy, and reply with the candidate and binding the client
+would invoke (never invoking it) and the candidates it refused, with why.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable
+
+from conformance import __version__
+from conformance.agent import variant_main
+from conformance.agent.adp_client import Chosen, Need, Policy, ReferenceAdpClient
+from conformance.fetch import ConnectTo, HttpConfig
+from conformance.harness import PROTOCOL
+
+
+def reply_of(step_id: str, chosen: Chosen) -> dict:
+    """The harness reply for what the client concluded."""
+    return {"type": "result", "id": step_id, "outcome": chosen.outcome, "error_kind": chosen.error_kind,
+            "candidate": chosen.candidate, "service": chosen.service, "invocation": chosen.invocation,
+            "refused": chosen.refused, "messages": chosen.messages}
+
+
+def need_of(params: dict) -> Need:
+    policy = params.get("policy") or {}
+    return Need(services=(params["authority"], *params.get("services", [])), request=params.get("request") or {},
+                agents=tuple(params.get("agents", [])), level=params.get("level"),
+                policy=Policy(protocols=tuple(p.lower() for p in policy.get("protocols", ["https"])),
+                              schemes=tuple(s.lower() for s in policy.get("schemes", ["https"])),
+                              revoked=tuple(policy.get("revoked", []))))
+
+
+def make_handler(client_class: type[ReferenceAdpClient] = ReferenceAdpClient,
+                 name: str = "adck reference ADP client") -> Callable[[dict], dict | None]:
+    """A harness message handler driving ``client_class`` (one instance per session)."""
+    sessions: dict[str, ReferenceAdpClient] = {}
+
+    def handle(message: dict) -> dict | None:
+        kind = message.get("type")
+        if kind == "hello":
+            return {"type": "hello", "protocol": PROTOCOL,
+                    "client": {"name": name, "version": __version__, "language": "python"},
+                    "operations": ["adp.discover"], "features": list(client_class.features)}
+        if kind == "stop":
+            sessions.clear()
+            return None  # stop has no reply
+        params = message["params"]
+        try:
+            client = sessions.get(message["session"])
+            if client is None:
+                network = params["network"]
+                http = HttpConfig(ca_bundle=Path(network["ca_file"]),
+                                  connect_to=tuple(ConnectTo.parse(c) for c in network.get("connect_to", [])))
+                client = sessions[message["session"]] = client_class(http)
+            chosen = client.discover(need_of(params))
+        except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
+            chosen = Chosen("error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
+        return reply_of(message["id"], chosen)
+
+    return handle
+
+
+#: The reference client, in-process: ``--target python:conformance.agent.adp_adapter:handle``.
+handle = make_handler()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """JSON lines on stdin, JSON lines on stdout, until ``stop`` or end of input."""
+    return variant_main(argv, __doc__.splitlines()[0], make_handler, ReferenceAdpClient,
+                        "adck reference ADP client", "conformance.agent.adp_mutants")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""The ADP client role: the reference client passes every client clause at level full (and at
+the draft's level D2), each broken client fails exactly its clause, unusual but conforming
+clients are not failed, and the cmd: and python: paths give the same verdicts."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conformance import catalog
+from conformance.agent.adp_adapter import make_handler
+from conformance.agent.adp_client import Chosen, Need, ReferenceAdpClient
+from conformance.agent.adp_mutants import VARIANTS
+from conformance.world.site import load_mutants
+from tests.conftest import assert_broken_client_fails_exactly_its_clause, outcomes, quiet_run
+
+DRAFT = "adp"
+PROFILE = catalog.load(DRAFT)
+CLIENT_MUTANTS = load_mutants(DRAFT, file="client-mutants.toml")
+IN_PROCESS = "python:conformance.agent.adp_adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.adp_adapter"
+
+
+def _tested_client_clauses() -> set[str]:
+    return {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.role == "client"}
+
+
+def test_reference_client_passes_every_client_clause() -> None:
+    result = quiet_run(DRAFT, "builtin", roles=["client"])
+    report = result.report
+    assert report.roles == ["client"]
+    tested = _tested_client_clauses()
+    assert tested >= {"ADP-3.3-06", "ADP-3.3-07", "ADP-4.1-25", "ADP-4.5-09", "ADP-6.3-01", "ADP-6.3-04",
+                      "ADP-10-06"}
+    assert {cid: o for cid, o in outcomes(report).items() if cid in tested and o != "pass"} == {}
+    assert result.exit_code == 0 and report.summary.level == "full"
+    assert report.summary.draft_level is None, "a client is judged by MUST and SHOULD, not by the draft's levels"
+    adapter = report.target["adapter"]
+    assert adapter["protocol"] == "adck-harness/1" and adapter["operations"] == ["adp.discover"]
+    assert adapter["steps"] >= len(tested)
+
+
+def test_every_client_variant_is_declared() -> None:
+    assert set(CLIENT_MUTANTS) == set(VARIANTS)
+    assert any(m.via == "cmd" for m in CLIENT_MUTANTS.values()), "one variant runs through the cmd: path"
+
+
+def test_every_tested_client_clause_has_two_mutants() -> None:
+    proofs: dict[str, set[str]] = {}
+    for name, m in CLIENT_MUTANTS.items():
+        proofs.setdefault(m.clause, set()).add(name)
+    assert {cid for cid in _tested_client_clauses() if len(proofs.get(cid, ())) < 2} == set()
+
+
+@pytest.mark.parametrize("name", sorted(CLIENT_MUTANTS))
+def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
+    """Each broken client fails exactly its clause, and a broken MUST makes it non-conformant:
+    the draft's levels (D0, D1, D2) are levels of what is published and served, not of clients
+    (Profile.server_draft_levels), so a client is judged by MUST and SHOULD alone."""
+    assert_broken_client_fails_exactly_its_clause(DRAFT, name, "client")
+
+
+def test_cmd_and_python_paths_give_the_same_verdicts() -> None:
+    in_process = quiet_run(DRAFT, IN_PROCESS, roles=["client"]).report
+    as_process = quiet_run(DRAFT, AS_PROCESS, roles=["client"]).report
+    assert outcomes(in_process) == outcomes(as_process)
+
+
+# ---------------------------------------------------------------- conforming edge cases (no false fails)
+
+class BestScoreWithinEachService(ReferenceAdpClient):
+    """Re-ranks each service's candidates by its own score (never across services), takes the
+    last service first (another order of preference), and tries every service's Discovery
+    endpoint when the level is unknown (AMB-62)."""
+
+    def order(self, candidates: list[dict]) -> list[dict]:
+        def score(c: dict) -> float:
+            s = c.get("score")
+            return float(s) if isinstance(s, (int, float)) and not isinstance(s, bool) else 0.0
+
+        return sorted(candidates, key=lambda c: -score(c))
+
+    def discover(self, need: Need) -> Chosen:
+        return super().discover(Need(services=tuple(reversed(need.services)), request=need.request,
+                                     agents=need.agents, level=need.level, policy=need.policy))
+
+
+class ChoosesNothingAmbiguous(ReferenceAdpClient):
+    """Across several services it asks the user rather than choose (outcome none): a client may
+    decline to choose; the clauses about what it invokes then cannot be judged on those steps."""
+
+    def discover(self, need: Need) -> Chosen:
+        if len(need.services) > 1:
+            return Chosen("none", messages=["several services answered: asking the user"])
+        return super().discover(need)
+
+
+best_within_service = make_handler(BestScoreWithinEachService, "best score within each service, last service first")
+asks_across_services = make_handler(ChoosesNothingAmbiguous, "asks the user across services")
+
+
+def test_conforming_client_reaches_full() -> None:
+    report = quiet_run(DRAFT, "python:tests.test_adp_client_role:best_within_service", roles=["client"]).report
+    assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
+    assert report.summary.level == "full"
+
+
+def test_a_client_that_chooses_nothing_is_untestable_there_never_passed_or_failed() -> None:
+    report = quiet_run(DRAFT, "python:tests.test_adp_client_role:asks_across_services", roles=["client"]).report
+    got = outcomes(report)
+    assert got["ADP-6.3-01"] == "untestable"
+    assert {cid: o for cid, o in got.items() if o in ("fail", "error")} == {}

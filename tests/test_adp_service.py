@@ -1,0 +1,123 @@
+"""The ADP discovery service role: the reference service passes every tested service clause;
+each broken variant fails exactly its clause; conforming variants are not failed; a run stays
+within the default request budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance import catalog
+from conformance.invoke import DEFAULT_BUDGET
+from conformance.world.site import load_mutants
+from tests.conftest import failing, quiet_run
+
+DRAFT = "adp"
+PROFILE = catalog.load(DRAFT)
+MUTANTS = {n: m for n, m in load_mutants(DRAFT).items() if m.clause and PROFILE.clause(m.clause).role == "service"}
+CONFORMING = {n: m for n, m in load_mutants(DRAFT, "conforming").items() if n in ("no-registration", "d0", "d1")}
+
+
+def _levels() -> dict[str, str]:
+    """Clause id -> the ADP level (D0, D1, D2) it belongs to (profile.toml)."""
+    return PROFILE.draft_level_of()
+
+
+def _tested_service_clauses() -> set[str]:
+    return {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.role == "service"}
+
+
+def test_reference_service_passes_every_service_clause() -> None:
+    result = quiet_run(DRAFT, "builtin")
+    report = result.report
+    assert result.exit_code == 0 and report.summary.level == "full", report.summary
+    assert failing(report) == set()
+    outcomes = {r.clause: r.outcome for r in report.results}
+    not_passed = {cid: outcomes.get(cid) for cid in _tested_service_clauses() if outcomes.get(cid) != "pass"}
+    assert not_passed == {}, f"the reference should pass every tested service clause: {not_passed}"
+    # each distinct request once, shared by the clauses that judge them; well within the budget
+    assert 40 <= report.requests_sent <= DEFAULT_BUDGET, report.requests_sent
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_service_mutant_fails_exactly_its_clause(name: str) -> None:
+    mutant = MUTANTS[name]
+    result = quiet_run(DRAFT, f"builtin:{name}")
+    report = result.report
+    assert report is not None
+    expected = {mutant.clause} | set(mutant.also_fails)
+    assert failing(report) == expected, (
+        f"{name} should fail {sorted(expected)}; failed {sorted(failing(report))}: "
+        + "; ".join(f"{r.clause}: {r.message}" for r in report.results if r.outcome in ("fail", "error")))
+    # the exit status follows the verdict (which the report model derives, naming the highest
+    # ADP level met): 1 exactly when the run is non-conformant or partial
+    assert result.exit_code == (1 if report.summary.level in ("non-conformant", "partial") else 0), report.summary
+    result_of = {r.clause: r for r in report.results}[mutant.clause]
+    assert result_of.replay and f"--clause {mutant.clause}" in result_of.replay
+    assert result_of.evidence, "a failing clause shows the exchanges it judged"
+
+
+def test_service_without_registration_is_full_with_registration_clauses_not_applicable() -> None:
+    report = quiet_run(DRAFT, "builtin:no-registration").report
+    assert failing(report) == set(), [f"{r.clause}: {r.message}" for r in report.failing()]
+    assert report.summary.level == CONFORMING["no-registration"].expect
+    outcomes = {r.clause: r for r in report.results}
+    for cid in ("ADP-4.1-26", "ADP-4.2-03", "ADP-7.7-03", "ADP-7.7-04", "ADP-7.7-05", "ADP-9.1-01", "ADP-7.5-03"):
+        assert outcomes[cid].outcome == "not-applicable", (cid, outcomes[cid].outcome)
+        assert "registration" in outcomes[cid].message
+
+
+@pytest.mark.parametrize("name", ["d0", "d1"])
+def test_lower_level_service_meets_its_level_and_fails_only_higher_ones(name: str) -> None:
+    """builtin:d1 answers with filters and ranking but no evidence, freshness or score
+    components; builtin:d0 serves and takes metadata but answers no Discovery Request. Every
+    clause of its own level (and below) it is judged on passes; what it fails belongs to a higher
+    level, and the verdict names its level."""
+    expect = CONFORMING[name].expect
+    report = quiet_run(DRAFT, f"builtin:{name}").report
+    levels = _levels()
+    failed = failing(report)
+    assert failed and all(levels.get(cid, "D0") > expect for cid in failed), {cid: levels.get(cid) for cid in failed}
+    assert ("ADP-3.3-03" if name == "d1" else "ADP-3.3-02") in failed
+    assert report.summary.draft_level == expect, report.summary
+    assert report.summary.level == "full", report.summary
+
+
+def test_mutant_declarations_are_sound() -> None:
+    for m in MUTANTS.values():
+        assert m.clause in PROFILE.clauses, f"{m.name} names unknown clause {m.clause}"
+        for cid, why in m.also_fails.items():
+            assert cid in PROFILE.clauses and len(why) > 15, f"{m.name}: also_fails {cid} needs a reason"
+    tested = _tested_service_clauses()
+    for m in MUTANTS.values():
+        assert m.clause in tested, f"{m.name} breaks {m.clause}, which no service test checks"
+
+
+def test_request_budget_leaves_the_rest_untestable() -> None:
+    """--request-budget bounds the Discovery Requests of a run; what it no longer covers is
+    untestable, never passed, and the run is partial."""
+    result = quiet_run(DRAFT, "builtin", invoke_budget=10)
+    report = result.report
+    spent = [r for r in report.results if r.outcome == "untestable" and "budget" in r.message]
+    assert spent and report.summary.level == "partial" and result.exit_code == 1
+
+
+def test_binding_override_moves_the_requests() -> None:
+    """--binding discover=PATH sends Discovery Requests there: the reference serves none at
+    /v1/discover, so the run sees a service that answers no Discovery Request (at most D0), and
+    the report names the binding it assumed."""
+    result = quiet_run(DRAFT, "builtin", binding=["discover=/v1/discover"])
+    report = result.report
+    assert report.summary.draft_level == "D0"
+    assert any("discover /v1/discover" in note for note in report.target.get("notes", [])), report.target
+    failed = next(r for r in report.results if r.clause == "ADP-3.3-02")
+    assert any("/v1/discover" in ev["request"]["url"] for ev in failed.evidence if "request" in ev)
+
+
+@pytest.mark.parametrize(("binding", "words"), [
+    ("nope=/x", "NAME one of discover, agent"),
+    ("agent=/agents", "must hold {id}"),
+    ("discover=v1/discover", "absolute path"),
+])
+def test_a_wrong_binding_is_a_usage_error(binding: str, words: str) -> None:
+    result = quiet_run(DRAFT, "builtin", binding=[binding])
+    assert result.exit_code == 2 and words in (result.error or ""), result.error
