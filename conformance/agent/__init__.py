@@ -1,16 +1,16 @@
 """The kit's reference clients: small, real clients built on the kit's fetcher and resolver.
 
-``conformance.agent.reference.ReferenceAgent`` discovers and invokes aiendpoint services as
-the draft asks an agent to; ``conformance.agent.aid_client.ReferenceAidClient`` discovers AID
-services (and says what it would connect to or run). ``conformance.agent.mutants`` and
-``conformance.agent.aid_mutants`` hold their deliberately broken variants (each overrides one
-step); ``conformance.agent.adapter`` and ``conformance.agent.aid_adapter`` expose any of them
-over the harness protocol, in-process (``python:``) or as a subprocess (``cmd:``).
+One per draft that has a client role: ``reference.ReferenceAgent`` (aiendpoint),
+``aid_client.ReferenceAidClient`` (AID), ``woa_client``, ``aidre_client`` and ``adp_client``.
+Each decides and reports (what it would connect to, invoke or run) and never acts beyond the
+requests its draft describes. ``*mutants`` hold their deliberately broken variants (each
+overrides one decision); the ``*adapter`` modules expose any of them over the harness protocol,
+in-process (``python:``) or as a subprocess (``cmd:``), through :func:`session_handler`.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 
 def variant_main(argv: list[str] | None, description: str, make_handler: Callable, reference: type, name: str,
@@ -32,3 +32,48 @@ def variant_main(argv: list[str] | None, description: str, make_handler: Callabl
             parser.error(f"unknown variant {args.variant!r}; known: {', '.join(sorted(variants))}")
         chosen, name = variants[args.variant], f"{name}, broken variant {args.variant}"
     return serve_lines(make_handler(chosen, name))
+
+
+def session_handler(*, name: str, operations: list[str], features: list[str], new_client: Callable[[dict], Any],
+                    step: Callable[[Any, dict], dict], failed: Callable[[str, Exception], dict],
+                    close: Callable[[Any], None] | None = None) -> Callable[[dict], dict | None]:
+    """A harness message handler (``hello``, ``run`` steps, ``stop``) over one client per session:
+    ``new_client(network)`` makes a session's client, ``step(client, message)`` answers a step,
+    and ``failed(step_id, exc)`` is the reply when the client raised (the client broke, not the
+    adapter: an ``unhandled`` error outcome). One piece of code for every draft's reference client."""
+    from conformance import __version__
+    from conformance.harness import PROTOCOL
+
+    sessions: dict[str, Any] = {}
+
+    def handle(message: dict) -> dict | None:
+        kind = message.get("type")
+        if kind == "hello":
+            return {"type": "hello", "protocol": PROTOCOL,
+                    "client": {"name": name, "version": __version__, "language": "python"},
+                    "operations": list(operations), "features": list(features)}
+        if kind == "stop":
+            for client in sessions.values():
+                if close is not None:
+                    close(client)
+            sessions.clear()
+            return None  # stop has no reply
+        try:
+            client = sessions.get(message["session"])
+            if client is None:
+                client = sessions[message["session"]] = new_client(message["params"]["network"])
+            return step(client, message)
+        except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
+            return failed(message["id"], exc)
+
+    return handle
+
+
+def http_config_of(network: dict):
+    """The HTTP configuration a harness request's ``network`` describes (CA file, --connect-to)."""
+    from pathlib import Path
+
+    from conformance.fetch import ConnectTo, HttpConfig
+
+    return HttpConfig(ca_bundle=Path(network["ca_file"]),
+                      connect_to=tuple(ConnectTo.parse(c) for c in network.get("connect_to", [])))

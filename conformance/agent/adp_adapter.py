@@ -11,14 +11,10 @@ would invoke (never invoking it) and the candidates it refused, with why.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Callable
 
-from conformance import __version__
-from conformance.agent import variant_main
+from conformance.agent import http_config_of, session_handler, variant_main
 from conformance.agent.adp_client import Chosen, Need, Policy, ReferenceAdpClient
-from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL
 
 
 def reply_of(step_id: str, chosen: Chosen) -> dict:
@@ -40,31 +36,12 @@ def need_of(params: dict) -> Need:
 def make_handler(client_class: type[ReferenceAdpClient] = ReferenceAdpClient,
                  name: str = "adck reference ADP client") -> Callable[[dict], dict | None]:
     """A harness message handler driving ``client_class`` (one instance per session)."""
-    sessions: dict[str, ReferenceAdpClient] = {}
-
-    def handle(message: dict) -> dict | None:
-        kind = message.get("type")
-        if kind == "hello":
-            return {"type": "hello", "protocol": PROTOCOL,
-                    "client": {"name": name, "version": __version__, "language": "python"},
-                    "operations": ["adp.discover"], "features": list(client_class.features)}
-        if kind == "stop":
-            sessions.clear()
-            return None  # stop has no reply
-        params = message["params"]
-        try:
-            client = sessions.get(message["session"])
-            if client is None:
-                network = params["network"]
-                http = HttpConfig(ca_bundle=Path(network["ca_file"]),
-                                  connect_to=tuple(ConnectTo.parse(c) for c in network.get("connect_to", [])))
-                client = sessions[message["session"]] = client_class(http)
-            chosen = client.discover(need_of(params))
-        except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
-            chosen = Chosen("error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
-        return reply_of(message["id"], chosen)
-
-    return handle
+    return session_handler(
+        name=name, operations=["adp.discover"], features=list(client_class.features),
+        new_client=lambda network: client_class(http_config_of(network)),
+        step=lambda client, message: reply_of(message["id"], client.discover(need_of(message["params"]))),
+        failed=lambda step_id, exc: reply_of(step_id, Chosen("error", error_kind="unhandled",
+                                                             messages=[f"{type(exc).__name__}: {exc}"])))
 
 
 #: The reference client, in-process: ``--target python:conformance.agent.adp_adapter:handle``.

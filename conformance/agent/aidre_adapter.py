@@ -10,14 +10,10 @@ One operation, ``aidre.search``: discover the origin, search it, follow cursors 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Callable
 
-from conformance import __version__
-from conformance.agent import variant_main
+from conformance.agent import http_config_of, session_handler, variant_main
 from conformance.agent.aidre_client import Found, Query, ReferenceAidreClient
-from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL
 
 
 def reply_of(step_id: str, found: Found) -> dict:
@@ -34,31 +30,13 @@ def query_of(params: dict) -> Query:
 def make_handler(client_class: type[ReferenceAidreClient] = ReferenceAidreClient,
                  name: str = "adck reference AIDRE client") -> Callable[[dict], dict | None]:
     """A harness message handler driving ``client_class`` (one instance per session)."""
-    sessions: dict[str, ReferenceAidreClient] = {}
-
-    def handle(message: dict) -> dict | None:
-        kind = message.get("type")
-        if kind == "hello":
-            return {"type": "hello", "protocol": PROTOCOL,
-                    "client": {"name": name, "version": __version__, "language": "python"},
-                    "operations": ["aidre.search"], "features": list(client_class.features)}
-        if kind == "stop":
-            sessions.clear()
-            return None  # stop has no reply
-        params = message["params"]
-        try:
-            client = sessions.get(message["session"])
-            if client is None:
-                network = params["network"]
-                http = HttpConfig(ca_bundle=Path(network["ca_file"]),
-                                  connect_to=tuple(ConnectTo.parse(c) for c in network.get("connect_to", [])))
-                client = sessions[message["session"]] = client_class(http)
-            found = client.search(params["authority"], query_of(params))
-        except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
-            found = Found("error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
-        return reply_of(message["id"], found)
-
-    return handle
+    return session_handler(
+        name=name, operations=["aidre.search"], features=list(client_class.features),
+        new_client=lambda network: client_class(http_config_of(network)),
+        step=lambda client, message: reply_of(message["id"], client.search(message["params"]["authority"],
+                                                                           query_of(message["params"]))),
+        failed=lambda step_id, exc: reply_of(step_id, Found("error", error_kind="unhandled",
+                                                            messages=[f"{type(exc).__name__}: {exc}"])))
 
 
 #: The reference client, in-process: ``--target python:conformance.agent.aidre_adapter:handle``.

@@ -13,11 +13,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Callable
 
-from conformance import __version__
-from conformance.agent import variant_main
+from conformance.agent import session_handler, variant_main
 from conformance.agent.woa_client import Found, ReferenceWoaClient
 from conformance.fetch import ConnectTo, HttpConfig
-from conformance.harness import PROTOCOL
 
 OPERATIONS = ["woa.discover", "woa.invoke"]
 
@@ -48,38 +46,25 @@ def make_client(client_class: type[ReferenceWoaClient], network: dict) -> Refere
     return client_class(http, resolve_map(network.get("resolve", [])), bool(network.get("allow_private", False)))
 
 
+def _step(client: ReferenceWoaClient, message: dict) -> dict:
+    params = message["params"]
+    now = datetime.fromisoformat(params["now"].replace("Z", "+00:00"))
+    if message["operation"] == "woa.discover":
+        found = client.discover(params["authority"], now)
+    else:
+        found = client.invoke(params["authority"], params["agent"], now, params.get("operation"), params.get("input"))
+    return reply_of(message["id"], found)
+
+
 def make_handler(client_class: type[ReferenceWoaClient] = ReferenceWoaClient,
                  name: str = "adck reference WoA client") -> Callable[[dict], dict | None]:
-    """A harness message handler driving ``client_class``."""
-    sessions: dict[str, ReferenceWoaClient] = {}
-
-    def handle(message: dict) -> dict | None:
-        kind = message.get("type")
-        if kind == "hello":
-            return {"type": "hello", "protocol": PROTOCOL,
-                    "client": {"name": name, "version": __version__, "language": "python"},
-                    "operations": OPERATIONS, "features": list(client_class.features)}
-        if kind == "stop":
-            for client in sessions.values():
-                client.close()
-            sessions.clear()
-            return None  # stop has no reply
-        params = message["params"]
-        try:
-            client = sessions.get(message["session"])
-            if client is None:
-                client = sessions[message["session"]] = make_client(client_class, params["network"])
-            now = datetime.fromisoformat(params["now"].replace("Z", "+00:00"))
-            if message["operation"] == "woa.discover":
-                found = client.discover(params["authority"], now)
-            else:
-                found = client.invoke(params["authority"], params["agent"], now, params.get("operation"),
-                                      params.get("input"))
-        except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
-            found = Found("error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
-        return reply_of(message["id"], found)
-
-    return handle
+    """A harness message handler driving ``client_class`` (one instance per session)."""
+    return session_handler(
+        name=name, operations=OPERATIONS, features=list(client_class.features),
+        new_client=lambda network: make_client(client_class, network), step=_step,
+        failed=lambda step_id, exc: reply_of(step_id, Found("error", error_kind="unhandled",
+                                                            messages=[f"{type(exc).__name__}: {exc}"])),
+        close=lambda client: client.close())
 
 
 #: The reference client, in-process: ``--target python:conformance.agent.woa_adapter:handle``.
