@@ -54,8 +54,8 @@ class Invoker:
             untestable("invoking a live host's agents is opt-in, since it may cost money or change state: "
                        "pass --invoke (and --invoke-budget N) to check this clause")
         if self.budget - self.sent < count:
-            untestable(f"the run's invocation budget ({self.budget}, --invoke-budget) is spent: "
-                       f"{self.sent} invocations were sent")
+            untestable(f"the run's budget of requests that make the target work ({self.budget}, --invoke-budget "
+                       f"or --request-budget) is spent: {self.sent} were sent")
 
     def post(self, url: str, content: bytes, content_type: str | None = "application/json",
              headers: dict[str, str] | None = None, opt_in: bool = True, method: str = "POST") -> Fetch:

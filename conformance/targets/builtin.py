@@ -1,8 +1,11 @@
-"""The built-in targets: the draft's reference publisher (host), and its broken variants.
+"""The built-in targets: the draft's reference implementation, and its variants.
 
-``builtin`` serves ``fixtures/<draft>/publisher.toml`` (``host.toml``) from the mock HTTPS world on
-loopback; ``builtin:<name>`` serves the variant ``<name>`` of ``fixtures/<draft>/mutants.toml``
-(``adck targets <draft>`` lists them). Nothing leaves 127.0.0.1.
+``builtin`` serves the reference of the draft's server role, ``fixtures/<draft>/<role>.toml``
+(``publisher.toml``, ``host.toml``, ``server.toml``, ``service.toml``; an AID provider is a zone
+and a site), from the mock HTTPS world on loopback, with a WoA host's MCP server beside it;
+``builtin:<name>`` serves the variant ``<name>`` of ``fixtures/<draft>/mutants*.toml``, and with
+the client role, a broken reference client (``adck targets <draft>`` lists them all). Nothing
+leaves 127.0.0.1.
 """
 
 from __future__ import annotations
