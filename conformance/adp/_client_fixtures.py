@@ -13,7 +13,6 @@ make and never makes it (an invocation request is recorded, and judged, if one i
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 from datetime import datetime, timezone
 from typing import Any
@@ -21,8 +20,8 @@ from typing import Any
 import pytest
 from werkzeug import Request, Response
 
-from conformance.harness.adapters import Adapter
-from conformance.outcomes import not_applicable, untestable
+from conformance.harness.driver import ClientDriver
+from conformance.outcomes import untestable
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
 from conformance.world.site import Route, Site, path_parameters
 
@@ -139,36 +138,22 @@ class AdpServices:
         return [e for s in self.created for e in s.evidence()]
 
 
-class AdpClient:
+class AdpClient(ClientDriver):
     """Drives the ADP client under test through its adapter, one ``adp.discover`` step at a time."""
-
-    def __init__(self, adapter: Adapter, run: str) -> None:
-        self.adapter = adapter
-        self.run_id = run
-        self._steps = itertools.count(1)
 
     def discover(self, service: AdpService, *, also: list[AdpService] | None = None, policy: dict | None = None,
                  agents: list[str] | None = None, level: str | None = None, request: dict | None = None) -> dict:
         __tracebackhide__ = True
-        if "adp.discover" not in self.adapter.operations:
-            not_applicable("the client's adapter does not offer adp.discover")
-        step = f"{self.run_id}-{next(self._steps)}"
         params: dict[str, Any] = {"authority": service.base, "request": request or REQUEST,
-                                  "policy": policy or POLICY, "now": T0.isoformat().replace("+00:00", "Z"),
-                                  "network": _network([service, *(also or [])])}
+                                  "policy": policy or POLICY}
         if also:
             params["services"] = [s.base for s in also]
         if agents:
             params["agents"] = agents
         if level:
             params["level"] = level
-        message = {"type": "run", "id": step, "session": step, "operation": "adp.discover", "params": params}
-        before = len(self.adapter.steps)
-        service.web.world.clock = T0
-        try:
-            return self.adapter.run(message)
-        finally:
-            service.web.steps.extend(self.adapter.steps[before:])
+        return self.step("adp.discover", params, now=T0, network=_network([service, *(also or [])]),
+                         world=service.web.world, record=service.web.steps)
 
 
 def _network(services: list[AdpService]) -> dict:

@@ -26,8 +26,9 @@ import dns.rdataclass
 import dns.rdatatype
 from dns.rdtypes.ANY.TXT import TXT
 
-from conformance.harness.adapters import Adapter, Step
-from conformance.outcomes import not_applicable, untestable, violation
+from conformance.harness.adapters import Step
+from conformance.harness.driver import ClientDriver
+from conformance.outcomes import untestable, violation
 from conformance.world.dns import MockDNS, QueryLog
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
 from conformance.world.site import Route, Site
@@ -204,23 +205,12 @@ class AidScenarios:
 
 # ---------------------------------------------------------------- the driver
 
-class AidClient:
+class AidClient(ClientDriver):
     """Drives the AID client under test through its adapter, one step at a time."""
-
-    def __init__(self, adapter: Adapter, run: str) -> None:
-        self.adapter = adapter
-        self.run_id = run
-        self._steps = itertools.count(1)
 
     @property
     def features(self) -> tuple[str, ...]:
         return self.adapter.features
-
-    def needs(self, feature: str, why: str) -> None:
-        """Not applicable unless the client claims ``feature`` in its hello."""
-        __tracebackhide__ = True
-        if feature not in self.adapter.features:
-            not_applicable(f"the client does not claim {feature} ({why})")
 
     def session(self, scenario: AidScenario) -> str:
         """A session id for several steps against one scenario (the client keeps its state)."""
@@ -229,24 +219,13 @@ class AidClient:
     def discover(self, scenario: AidScenario, *, at: timedelta = timedelta(0), session: str | None = None,
                  user: dict | None = None, platform: str | None = None, domain: str | None = None) -> dict:
         __tracebackhide__ = True
-        if "aid.discover" not in self.adapter.operations:
-            not_applicable("the client's adapter does not offer aid.discover")
-        step = f"{self.run_id}-{next(self._steps)}"
-        params: dict[str, Any] = {"domain": domain or scenario.domain,
-                                  "now": (T0 + at).isoformat().replace("+00:00", "Z"),
-                                  "network": scenario.network()}
+        params: dict[str, Any] = {"domain": domain or scenario.domain}
         if user is not None:
             params["user"] = user
         if platform is not None:
             params["platform"] = platform
-        request = {"type": "run", "id": step, "session": session or step, "operation": "aid.discover",
-                   "params": params}
-        before = len(self.adapter.steps)
-        scenario.web.world.clock = T0 + at
-        try:
-            return self.adapter.run(request)
-        finally:
-            scenario.steps.extend(self.adapter.steps[before:])
+        return self.step("aid.discover", params, now=T0 + at, network=scenario.network(), world=scenario.web.world,
+                         record=scenario.steps, session=session)
 
 
 # ---------------------------------------------------------------- prerequisites many tests share

@@ -13,7 +13,6 @@ have no DNS records, SRV or other (3.3).
 
 from __future__ import annotations
 
-import itertools
 import json
 from datetime import datetime, timezone
 from typing import Any
@@ -23,7 +22,8 @@ import pytest
 from conformance.aidre import scenario_server
 from conformance.aidre.scenario_server import declaration
 from conformance.harness.adapters import Adapter
-from conformance.outcomes import not_applicable, untestable
+from conformance.harness.driver import ClientDriver
+from conformance.outcomes import untestable
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
 from conformance.world.site import Route, Site
 
@@ -137,13 +137,11 @@ class AidreScenarios:
         return [e for s in self.created for e in s.evidence()]
 
 
-class AidreClient:
+class AidreClient(ClientDriver):
     """Drives the AIDRE client under test through its adapter, one ``aidre.search`` step at a time."""
 
     def __init__(self, adapter: Adapter, run: str) -> None:
-        self.adapter = adapter
-        self.run_id = run
-        self._steps = itertools.count(1)
+        super().__init__(adapter, run)
         #: Observations two clauses share (a sentence the draft states twice), made once per run.
         self.observed: dict[str, Any] = {}
 
@@ -152,20 +150,10 @@ class AidreClient:
         """The client sends vector queries (it claims the feature ``aidre.vector``)."""
         return "aidre.vector" in self.adapter.features
 
-    def needs(self, feature: str, why: str) -> None:
-        """*Not applicable* unless the client claims ``feature`` in its hello."""
-        __tracebackhide__ = True
-        if feature not in self.adapter.features:
-            not_applicable(f"the client does not claim {feature} ({why})")
-
     def search(self, scenario: AidreScenario, *, query: str | None = None, vector: list[float] | None = None,
                space: str | None = None, top_k: int | None = None, pages: int = 1) -> dict:
         __tracebackhide__ = True
-        if "aidre.search" not in self.adapter.operations:
-            not_applicable("the client's adapter does not offer aidre.search")
-        step = f"{self.run_id}-{next(self._steps)}"
-        params: dict[str, Any] = {"authority": scenario.authority, "now": T0.isoformat().replace("+00:00", "Z"),
-                                  "network": scenario.web.network()}
+        params: dict[str, Any] = {"authority": scenario.authority}
         if vector is not None:
             params.update(vector=vector, space=space)
         else:
@@ -174,13 +162,8 @@ class AidreClient:
             params["top_k"] = top_k
         if pages != 1:
             params["pages"] = pages
-        request = {"type": "run", "id": step, "session": step, "operation": "aidre.search", "params": params}
-        before = len(self.adapter.steps)
-        scenario.web.world.clock = T0
-        try:
-            return self.adapter.run(request)
-        finally:
-            scenario.web.steps.extend(self.adapter.steps[before:])
+        return self.step("aidre.search", params, now=T0, network=scenario.web.network(), world=scenario.web.world,
+                         record=scenario.web.steps)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -11,6 +10,7 @@ from conformance.aiendpoint import ALIAS_PATH, WELL_KNOWN_PATH
 from conformance.document import Document
 from conformance.fetch import Exchange, Fetch, Fetcher
 from conformance.harness.adapters import Adapter
+from conformance.harness.driver import ClientDriver
 from conformance.outcomes import each_case as each, not_applicable, untestable, violation  # noqa: F401 - each: the suite's
 from conformance.targets import Target
 from conformance.world.scenarios import Scenario, ScenarioWorld
@@ -160,13 +160,8 @@ class Scenarios:
         return [e for s in self.created for e in s.evidence()]
 
 
-class Client:
+class Client(ClientDriver):
     """Drives the client under test through its adapter, one scenario step at a time."""
-
-    def __init__(self, adapter: Adapter, run: str) -> None:
-        self.adapter = adapter
-        self.run_id = run
-        self._steps = itertools.count(1)
 
     def discover(self, scenario: Scenario, *, at: timedelta = timedelta(0), session: str | None = None,
                  authority: str | None = None, credentials: dict[str, str] | None = None) -> dict:
@@ -186,18 +181,8 @@ class Client:
 
     def _run(self, scenario: Scenario, operation: str, params: dict, at: timedelta, session: str | None) -> dict:
         __tracebackhide__ = True
-        if operation not in self.adapter.operations:
-            not_applicable(f"the client's adapter does not offer {operation}")
-        step = f"{self.run_id}-{next(self._steps)}"
-        request = {"type": "run", "id": step, "session": session or step, "operation": operation,
-                   "params": params | {"now": (T0 + at).isoformat().replace("+00:00", "Z"),
-                                       "network": scenario.network()}}
-        before = len(self.adapter.steps)
-        scenario.world.clock = T0 + at
-        try:
-            return self.adapter.run(request)
-        finally:
-            scenario.steps.extend(self.adapter.steps[before:])
+        return self.step(operation, params, now=T0 + at, network=scenario.network(), world=scenario.world,
+                         record=scenario.steps, session=session)
 
 
 @pytest.fixture

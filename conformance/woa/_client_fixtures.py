@@ -12,7 +12,6 @@ world, never let out of the machine.
 
 from __future__ import annotations
 
-import itertools
 import json
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -20,7 +19,8 @@ from typing import Any
 import pytest
 
 from conformance.harness.adapters import Adapter
-from conformance.outcomes import not_applicable, untestable
+from conformance.harness.driver import ClientDriver
+from conformance.outcomes import untestable
 from conformance.outcomes import each_case as each  # noqa: F401 - the suite's tests import it from here
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
 from conformance.world.site import load_reference
@@ -99,19 +99,8 @@ class WoaScenarios:
         return [e for s in self.created for e in s.evidence()]
 
 
-class WoaClient:
+class WoaClient(ClientDriver):
     """Drives the WoA client under test through its adapter, one step at a time."""
-
-    def __init__(self, adapter: Adapter, run: str) -> None:
-        self.adapter = adapter
-        self.run_id = run
-        self._steps = itertools.count(1)
-
-    def needs(self, feature: str, why: str) -> None:
-        """Not applicable unless the client claims ``feature`` in its hello."""
-        __tracebackhide__ = True
-        if feature not in self.adapter.features:
-            not_applicable(f"the client does not claim {feature} ({why})")
 
     def builds_inputs(self) -> bool:
         """Whether the client builds an input from a schema itself (hello feature woa.build-input)."""
@@ -139,18 +128,8 @@ class WoaClient:
     def _run(self, scenarios: WoaScenarios, scenario: Scenario, operation: str, params: dict, at: timedelta,
              session: str | None) -> dict:
         __tracebackhide__ = True
-        if operation not in self.adapter.operations:
-            not_applicable(f"the client's adapter does not offer {operation}")
-        step = f"{self.run_id}-{next(self._steps)}"
-        request = {"type": "run", "id": step, "session": session or step, "operation": operation,
-                   "params": params | {"now": (T0 + at).isoformat().replace("+00:00", "Z"),
-                                       "network": scenarios.network([scenario])}}
-        before = len(self.adapter.steps)
-        scenario.world.clock = T0 + at
-        try:
-            return self.adapter.run(request)
-        finally:
-            scenario.steps.extend(self.adapter.steps[before:])
+        return self.step(operation, params, now=T0 + at, network=scenarios.network([scenario]),
+                         world=scenario.world, record=scenario.steps, session=session)
 
 
 @pytest.fixture
