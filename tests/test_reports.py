@@ -11,9 +11,8 @@ import jsonschema
 import pytest
 
 from conformance import catalog, cli, redact
-from conformance.reports import render
+from conformance.reports import badge, render
 from tests.conftest import quiet_run
-
 
 PROFILE = catalog.load("aiendpoint")
 
@@ -271,7 +270,7 @@ def test_draft_level_line_names_the_level_missed() -> None:
                     started_at="", duration_s=0.0, command="", summary=summarize(results, draft_levels=_LEVELS),
                     results=results, coverage={}, ambiguities=[])
     assert render.headline(report) == "adp: D1 full (D2: 2 MUST failed)"
-    assert "D1 full" in render.to_badge(report)
+    assert "D1 full" in badge.to_badge(report)
 
 
 def test_drafts_without_levels_of_their_own_are_judged_as_before() -> None:

@@ -1,0 +1,85 @@
+"""``report.md``: a summary a person reads in one screen, then the failures (a PR comment)."""
+
+from __future__ import annotations
+
+import re
+
+from conformance.reports.model import Report, evidence_line
+from conformance.reports.verdict import cut, draft_level_line, headline, readings
+
+_ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
+
+
+def _code(value: str, limit: int | None = None, table: bool = False) -> str:
+    """Target text as a Markdown code span: nothing in it renders (links, images, HTML,
+    headings, @mentions), a backtick cannot close it, and in a table (``table``) a pipe
+    cannot split the cell. Long text is cut at a word, with a marker."""
+    value = " ".join(value.split())
+    if limit is not None:
+        value = cut(value, limit)
+    if not value:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall("`+", value)), default=0) + 1)
+    pad = " " if value.startswith("`") or value.endswith("`") else ""
+    if table:
+        value = value.replace("|", "\\|")
+    return f"{fence}{pad}{value}{pad}{fence}"
+
+
+def _block(value: str) -> list[str]:
+    """Target text as a fenced Markdown block whose fence is longer than any backtick run in it."""
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", value)), default=0) + 1)
+    return [fence + "text", *value.splitlines(), fence]
+
+
+def to_markdown(report: Report) -> str:
+    s = report.summary
+    lines = [
+        f"# adck: {report.draft['short']} — **{draft_level_line(report) if s.draft_levels and not s.partial else s.level}**",
+        "",
+        f"**{headline(report)}**",
+        "",
+        f"- draft: {report.draft['id']} ({report.draft['title']})",
+        f"- target: {_code(report.target['description'])} ({_code(report.target['spec'])}), roles: {', '.join(report.roles)}",
+        f"- {report.requests_sent} requests sent, seed {report.seed}, {report.duration_s:.1f} s, adck {report.kit['version']}",
+        f"- replay the whole run: {_code(report.command)}",
+    ]
+    if s.partial:
+        lines.append("- **partial run**: the verdict speaks only of the clauses checked, never of the whole draft "
+                     f"({'; '.join(s.partial_reasons)})")
+    lines += ["", "| level | pass | fail | error | untestable | not applicable |", "|---|---|---|---|---|---|"]
+    for lvl in ("MUST", "SHOULD"):
+        c = s.counts[lvl]
+        lines.append(f"| {lvl} | {c['pass']} | {c['fail']} | {c['error']} | {c['untestable']} | {c['not-applicable']} |")
+    if s.must_unverified:
+        lines += ["", f"**Not verified:** {len(s.must_unverified)} MUST clause(s) could not be checked because a "
+                  f"prerequisite failed: {', '.join(s.must_unverified)}. They do not count as passed."]
+    failing = [r for r in report.results if r.outcome in ("fail", "error")]
+    if failing:
+        lines += ["", "## Failures", ""]
+        for r in failing:
+            lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
+                      f"> {r.text}", ""]
+            if "\n" in r.message or len(r.message) > 400:
+                lines += ["Observed:", "", *_block(r.message), ""]
+            else:
+                lines += [f"Observed: {_code(r.message)}", ""]
+            for amb in readings(report, r):
+                lines += [f"The kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}", ""]
+            lines += [f"Replay: {_code(r.replay or '')}", ""]
+            shown = r.evidence
+            if len(shown) > 8:  # the first items set the scene; the last ones are where it failed
+                shown = [*shown[:2], None, *shown[-5:]]
+            for ev in shown:
+                lines.append(f"- … {len(r.evidence) - 7} more in report.json" if ev is None
+                             else f"- {_code(evidence_line(ev))}")
+            lines.append("")
+    lines += ["", "## All clauses", "", "| clause | § | level | outcome | note |", "|---|---|---|---|---|"]
+    for r in report.results:
+        note = _code(r.message, limit=120, table=True)
+        lines.append(f"| {r.clause} | {r.section} | {r.keyword} | {_ICON[r.outcome]} {r.outcome} | {note} |")
+    lines += ["", f"Ambiguities of the draft the kit had to interpret: {len(report.ambiguities)} "
+              f"(`adck ambiguities {report.draft['short']}`)."]
+    return "\n".join(lines) + "\n"
+
+

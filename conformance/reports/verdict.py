@@ -1,0 +1,67 @@
+"""The verdict in words, shared by every rendering: the headline, the draft's own level, and
+target text cut to a length at a word."""
+
+from __future__ import annotations
+
+from conformance.reports.model import Report
+
+_PAST = {"pass": "passed", "fail": "failed", "error": "could not be evaluated",
+         "untestable": "could not be checked", "not-applicable": "does not apply"}
+
+
+def headline(report: Report) -> str:
+    """The verdict in one line, never claiming more than was checked.
+
+    A whole run: ``aiendpoint: full``. A partial run names what it checked
+    (``AIE-3.1-01 passed``) and says it is partial, never ``conformant``.
+    """
+    s = report.summary
+    draft = report.draft["short"]
+    if s.level == "not-judged":
+        return f"{draft}: not judged: {s.not_judged}"
+    if s.draft_levels and not s.partial:
+        return f"{draft}: {draft_level_line(report)}"
+    if not s.partial:
+        return f"{draft}: {s.level}"
+    checked = [r for r in report.results if r.outcome != "untestable" or r.untestable_reason != "not-observable"]
+    if 0 < len(checked) <= 5:
+        what = "; ".join(f"{r.clause} {_PAST[r.outcome]}" for r in checked)
+    else:
+        passed = sum(r.outcome == "pass" for r in checked)
+        what = f"{len(checked)} clauses checked, {passed} passed"
+    verdict = "non-conformant" if s.level == "non-conformant" else "partial run, no verdict on the whole draft"
+    return f"{draft}: {what} ({verdict}: {'; '.join(s.partial_reasons)})"
+
+
+def draft_level_line(report: Report) -> str:
+    """For a draft with levels of its own: ``D1 full (D2: 3 MUST failed)``, or
+    ``non-conformant (D0: 2 MUST failed)`` when not even the lowest level is met."""
+    s = report.summary
+    head = f"{s.draft_level} {s.level}" if s.draft_level and s.level != "non-conformant" else s.level
+    missed = next((a for a in s.draft_levels if not a["met"]), None)
+    if missed is None:
+        return head
+    parts = []
+    if missed["must_failed"]:
+        parts.append(f"{len(missed['must_failed'])} MUST failed")
+    if missed["must_unverified"]:
+        parts.append(f"{len(missed['must_unverified'])} MUST unverified")
+    if not missed["checked"]:
+        parts = ["not checked"]
+    return f"{head} ({missed['level']}: {', '.join(parts) or 'not met'})"
+
+
+def cut(value: str, limit: int) -> str:
+    """``value`` cut to about ``limit`` characters at a word, with a marker when it was cut."""
+    if len(value) <= limit:
+        return value
+    at = value.rfind(" ", 0, limit)
+    return value[: at if at > limit // 2 else limit] + " …"
+
+
+def readings(report: Report, result) -> list[dict]:
+    """The ambiguities (id, title, the kit's reading) a result's test applies."""
+    by_id = {a["id"]: a for a in report.ambiguities}
+    return [by_id[a] for a in result.ambiguities if a in by_id]
+
+
