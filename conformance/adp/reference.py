@@ -10,9 +10,11 @@ It applies required_tags, excluded_tags, protocols and constraints.region as har
 reports constraints it cannot apply in ``unsupported_filters``, drops records whose
 ``expires_at`` has passed, ranks by a weighted sum of tag, context, example, protocol and
 freshness components, returns evidence (matched tags and examples, score components) and
-freshness when ``include_evidence`` is true, minimises by ``detail``, keeps unknown members of
-the metadata it relays, refuses a stale update (``stale_metadata``) and keeps federated
-records' provenance. Each run's registrations live with the origin that served them.
+freshness when ``include_evidence`` is true, minimises by ``detail`` (below detail=full it
+withholds billing, private examples and endpoints or credential references on internal hosts),
+matches each example of an agent on its own, keeps unknown members of the metadata it relays,
+serves each record with an ETag that changes with it, refuses a stale update
+(``stale_metadata``) and keeps federated records' provenance. Each run's registrations live with the origin that served them.
 
 A broken variant changes one setting of :class:`Options` through a route's ``options``
 (``fixtures/adp/mutants*.toml``); the two handlers read the options of both routes merged.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import ipaddress
 import json
 import re
 import threading
@@ -29,6 +32,7 @@ import uuid
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any
+from urllib.parse import urlsplit
 
 from werkzeug import Request, Response
 
@@ -136,6 +140,17 @@ class Options:
     name_unique: str = ""
     #: The minimal object: "accept", "need-tags" (tags required), "not-served" (accepted, then 404).
     minimal_register: str = "accept"
+    #: Examples in the score: "each" (every example matched on its own), "none" (examples ignored),
+    #: "first" (only an agent's first example matched).
+    example_matching: str = "each"
+    #: Bindings and credential_refs on internal or private hosts in candidates below detail=full:
+    #: "withheld" (omitted, the candidate redacted) or "shown".
+    internal_endpoints: str = "withheld"
+    #: Private members (billing) shown in detail=summary candidates.
+    summary_private: tuple = ()
+    #: Validators of GET /agents/{id}: "etag" (an ETag of the record), "none", "constant" (one
+    #: ETag per id, whatever the record holds).
+    validators: str = "etag"
 
     @classmethod
     def of_site(cls, site: Site) -> "Options":
@@ -294,8 +309,9 @@ def _validate(body: Any, options: Options) -> str | None:
     return None
 
 
-def _score(record: dict, body: dict, moment: datetime) -> tuple[float, dict, list[str], list[dict]]:
-    """The score, its components, the matched tags and the matched examples."""
+def _score(record: dict, body: dict, moment: datetime, options: Options) -> tuple[float, dict, list[str], list[dict]]:
+    """The score, its components, the matched tags and the matched examples (each example
+    matched on its own, so one capability of a multi-purpose agent can match, 7.3)."""
     query = tokens(body["query"])
     tags = tags_of(record)
     wanted = set(norm(body.get("preferred_tags"))) | set(norm(body.get("required_tags")))
@@ -304,7 +320,9 @@ def _score(record: dict, body: dict, moment: datetime) -> tuple[float, dict, lis
     description = tokens(record.get("description"))
     context = len(query & description) / len(query) if query else 0.0
     examples = []
-    for ex in record.get("examples", []) if isinstance(record.get("examples"), list) else []:
+    own = record.get("examples") if isinstance(record.get("examples"), list) else []
+    own = {"each": own, "first": own[:1], "none": []}[options.example_matching]
+    for ex in own:
         if isinstance(ex, dict) and isinstance(ex.get("text"), str) and not ex.get("private"):
             overlap = len(query & tokens(ex["text"])) / len(query) if query else 0.0
             if overlap > 0:
@@ -348,6 +366,45 @@ def _freshness(entry: Entry) -> dict:
     return {k: v for k, v in value.items() if v is not None}
 
 
+#: Host names a service keeps to itself (7.5: internal system names, sensitive endpoint details).
+INTERNAL_SUFFIXES = (".internal", ".corp", ".local", ".lan", ".intranet", ".localdomain")
+
+
+def _internal(reference: Any) -> bool:
+    """Whether an endpoint or credential reference names an internal or private place."""
+    if not isinstance(reference, str):
+        return False
+    parts = urlsplit(reference)
+    if parts.scheme.lower() in ("vault", "secret"):
+        return True
+    host = (parts.hostname or "").lower()
+    if host == "localhost" or host.endswith(INTERNAL_SUFFIXES):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_private or address.is_loopback or address.is_link_local
+
+
+def _public(out: dict, options: Options, notes: list[str]) -> dict:
+    """A candidate below detail=full without bindings and credential references on internal or
+    private hosts (7.5), marked redacted when any was withheld."""
+    if options.internal_endpoints != "withheld":
+        return out
+    withheld = False
+    for name in ("bindings", "credential_refs"):
+        if isinstance(out.get(name), list):
+            kept = [v for v in out[name] if not _internal(v.get("endpoint") if isinstance(v, dict) else v)]
+            withheld |= len(kept) != len(out[name])
+            out[name] = kept
+    if withheld:
+        if options.redacted_flag == "true":
+            out["redacted"] = True
+        notes.append(f"{out.get('id')}: internal endpoints withheld by policy")
+    return out
+
+
 def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tuple, options: Options,
                position: int, notes: list[str], site: Site) -> dict:
     record = entry.record
@@ -361,7 +418,8 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
     if detail == "minimal" and options.minimal_mode == "minimal":
         bindings = [{"protocol": b.get("protocol"), "endpoint": b.get("endpoint")}
                     for b in record.get("bindings", []) if isinstance(b, dict)]
-        out = {"id": record.get("id"), "status": record.get("status", "active"), "bindings": bindings}
+        out = _public({"id": record.get("id"), "status": record.get("status", "active"), "bindings": bindings},
+                      options, notes)
         return out | {k: v for k, v in provenance.items() if k not in options.provenance_remove_minimal}
     if detail == "full":
         out = {k: copy.deepcopy(v) for k, v in record.items() if k not in PRIVATE_MEMBERS}
@@ -375,10 +433,15 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
     else:
         out = {k: copy.deepcopy(record[k]) for k in SUMMARY if k in record}
         out.setdefault("status", "active")
+        out = _public(out, options, notes)
+        if detail == "summary":
+            out |= {k: copy.deepcopy(record[k]) for k in options.summary_private if k in record}
         if detail == "default":
             for k in options.default_extra:
                 if k in record:
                     out[k] = copy.deepcopy(record[k])
+            if isinstance(out.get("examples"), list):  # a private example stays private (7.5)
+                out["examples"] = [e for e in out["examples"] if not (isinstance(e, dict) and e.get("private"))]
     if federated and not (detail in ("summary", "default") and options.provenance == "drop-summary"):
         out |= provenance
     else:
@@ -456,7 +519,7 @@ def discover(site: Site, route: Route, request: Request) -> Response:
     for entry in entries:
         if expired(entry, options, moment) or not _passes(entry.record, body, options):
             continue
-        chosen.append((entry, _score(entry.record, body, moment)))
+        chosen.append((entry, _score(entry.record, body, moment, options)))
     if options.required_mode == "preference" and body.get("required_tags"):  # lacking them halves the score
         required = set(norm(body["required_tags"]))
         chosen = [(e, ((sc[0] if required <= tags_of(e.record) else round(sc[0] * 0.5, 4)), *sc[1:]))
@@ -547,8 +610,13 @@ def _strip_unknown(record: dict, how: str) -> dict:
     return out
 
 
-def _etag(record: dict) -> str:
-    return '"' + hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16] + '"'
+def _etag(record: dict, options: Options | None = None) -> dict[str, str]:
+    """The ETag header of a record (7.7's entity tags): changes whenever the record does."""
+    how = options.validators if options is not None else "etag"
+    if how == "none":
+        return {}
+    basis = {"id": record.get("id")} if how == "constant" else record
+    return {"ETag": '"' + hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:16] + '"'}
 
 
 def _registration_error(body: Any, agent_id: str, options: Options) -> str | None:
@@ -595,7 +663,7 @@ def agent(site: Site, route: Route, request: Request) -> Response:
             record = _strip_unknown(record, options.relay_drop)
         if options.id_form == "lower-get" and isinstance(record.get("id"), str):
             record = record | {"id": record["id"].lower()}
-        return _json(200, record, {"Allow": allow, "ETag": _etag(record)})
+        return _json(200, record, {"Allow": allow} | _etag(record, options))
     if request.method != "PUT" or not options.registration:
         response = error(options, 405, options.invalid_code, f"this resource answers {allow}")
         response.headers["Allow"] = allow
@@ -621,14 +689,14 @@ def agent(site: Site, route: Route, request: Request) -> Response:
                 current.entries.remove(e)
         if not same:
             current.entries.append(Entry(copy.deepcopy(body), "registered", moment))
-            return _json(201, body, {"ETag": _etag(body)})
+            return _json(201, body, _etag(body, options))
         existing = same[-1]
         if existing.record == body:
             if options.idempotent == "conflict":
                 return error(options, 409, "conflict", "this registration exists")
             if options.idempotent == "duplicate":
                 current.entries.append(Entry(copy.deepcopy(body), "registered", moment))
-            return _json(200, body, {"ETag": _etag(body)})
+            return _json(200, body, _etag(body, options))
         old, new = parse_time(existing.record.get("updated_at")), parse_time(body.get("updated_at"))
         if old is not None and new is not None and new < old:
             if options.stale == "refuse":
@@ -645,4 +713,4 @@ def agent(site: Site, route: Route, request: Request) -> Response:
         if options.refresh == "ignored":
             return _json(200, existing.record)
         existing.record, existing.indexed_at = copy.deepcopy(body), moment
-        return _json(200, body, {"ETag": _etag(body)})
+        return _json(200, body, _etag(body, options))

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from conformance.adp._service_fixtures import Probe, reached, response_or_untestable
+from typing import Any
+
+from conformance.adp._checks import internal_names, secrets
+from conformance.adp._service_fixtures import (
+    Answer,
+    Probe,
+    reached,
+    response_or_untestable,
+)
 from conformance.outcomes import clause, untestable, violation
 
 #: Members of Agent Metadata beyond a summary candidate (AMB-16).
@@ -28,6 +36,104 @@ def test_7_5_minimize_by_default(service: Probe) -> None:
         untestable("no request without detail returned a candidate")
     if problems:
         violation(f"{len(problems)} of {judged} candidates: " + "; ".join(problems[:4]))
+
+
+#: Requests below detail=full over the whole catalogue (shared with ADP-7.5-01 and ADP-5.3-01).
+BELOW_FULL = [{"query": "book a trip", "limit": 50}, {"query": "find an agent", "detail": "minimal", "limit": 50},
+              {"query": "find an agent", "detail": "summary", "limit": 50}]
+
+
+def _sensitive_metadata(service: Probe) -> tuple[dict, dict[str, str]]:
+    """An agent the kit registers with one of each thing 7.5 asks a service to withhold below
+    detail=full, and the marker that shows each one (AMB-50)."""
+    token = service.token
+    internal = f"ledger-{token}.corp.internal"
+    metadata = service.kit_metadata(
+        "sensitive",
+        bindings=[{"protocol": "https", "endpoint": f"https://agents.adck.test/probe/{token}/sensitive"},
+                  {"protocol": "https", "endpoint": f"https://{internal}/agent"}],
+        examples=[{"id": "ex-1", "text": "Run the adck probe sensitive."},
+                  {"id": "ex-private", "text": f"Audit the adckprivateexample{token} acquisition files.",
+                   "private": True}],
+        billing={"plan": "enterprise", "account": f"adckbilling{token}"},
+        credential_refs=[f"https://agents.adck.test/keys/{token}.jwk", f"vault://secrets-{token}.corp.internal/adck"])
+    markers = {"an endpoint on an internal host (sensitive endpoint details, internal system names)": internal,
+               "the private example": f"adckprivateexample{token}",
+               "the billing member (billing hints)": f"adckbilling{token}",
+               "a non-public credential reference": f"secrets-{token}.corp.internal"}
+    return metadata, markers
+
+
+def _strings(value: Any, where: str = ""):
+    """(where, string) of every string in a JSON value."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{where}[{i}]")
+
+
+def _exposed(answer: Answer, markers: dict[str, str]) -> list[str]:
+    """What a response below detail=full shows that 7.5 asks it to omit (the kit's heuristic,
+    AMB-14, AMB-50): members named billing, examples marked private, secret-shaped values,
+    private or internal host names, and the registered agent's markers."""
+    found = []
+    detail = answer.body.get("detail", "default") if isinstance(answer.body, dict) else "default"
+    for c in answer.candidates:
+        cid = c.get("id")
+        if "billing" in c:
+            found.append(f"candidate {cid!r} (detail {detail}) holds billing")
+        examples = c.get("examples") if isinstance(c.get("examples"), list) else []
+        if any(isinstance(e, dict) and e.get("private") is True for e in examples):
+            found.append(f"candidate {cid!r} (detail {detail}) holds an example marked private")
+        for where, text in _strings(c):
+            hits = internal_names(text)
+            if hits:
+                found.append(f"candidate {cid!r} (detail {detail}) {where} names the internal host {hits[0]!r}")
+            if secrets(text):
+                found.append(f"candidate {cid!r} (detail {detail}) {where} holds a secret-shaped value")
+    for what, marker in markers.items():
+        if marker in answer.text and not any(marker in f for f in found):
+            found.append(f"the response (detail {detail}) shows {what}")
+    return found
+
+
+@clause("ADP-7.5-02")
+def test_7_5_sensitive_details_omitted_below_full(service: Probe) -> None:
+    """Unless detail=full is requested and authorized, responses SHOULD omit sensitive endpoint
+    details, private examples, internal system names, billing hints, and non-public credential
+    references: responses without detail, at detail=minimal and at detail=summary (with and
+    without include_evidence) hold no billing member, no example marked private, no secret-shaped
+    value and no private or internal host name; when registration is declared, an agent
+    registered with one of each (an endpoint and a credential reference on an internal host, a
+    private example, a billing member) shows none of them below detail=full (AMB-14, AMB-50)."""
+    answers = [service.discover(b) for b in BELOW_FULL]
+    markers: dict[str, str] = {}
+    if service.registration_declared():
+        metadata, markers = _sensitive_metadata(service)
+        service.register(metadata, what="registering an agent with internal endpoints, billing and a private example")
+        tag = metadata["tags"][0]
+        for body in ({"query": "adck probe sensitive", "required_tags": [tag], "limit": 5},
+                     {"query": "adck probe sensitive", "required_tags": [tag], "detail": "minimal", "limit": 5},
+                     {"query": "adck probe sensitive", "required_tags": [tag], "detail": "summary",
+                      "include_evidence": True, "limit": 5}):
+            answer = service.discover(body)
+            response_or_untestable(answer, "a request for the registered agent below detail full")
+            if metadata["id"] not in answer.ids:
+                untestable(f"the registered agent is not returned by its tag ({answer.ids[:5]})")
+            answers.append(answer)
+    judged, problems = 0, []
+    for answer in answers:
+        reached(answer, "a request below detail full")
+        judged += len(answer.candidates)
+        problems += _exposed(answer, markers)
+    if not judged:
+        untestable("no request below detail full returned a candidate (see ADP-3.3-02)")
+    if problems:
+        violation(f"{len(problems)} things below detail full: " + "; ".join(problems[:4]))
 
 
 def _redaction_case(service: Probe):

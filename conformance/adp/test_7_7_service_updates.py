@@ -2,8 +2,87 @@
 
 from __future__ import annotations
 
-from conformance.adp._service_fixtures import Probe, reached, response_or_untestable
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+
+from conformance.adp._service_fixtures import (
+    Answer,
+    Probe,
+    reached,
+    response_or_untestable,
+)
 from conformance.outcomes import clause, untestable, violation
+
+
+def validators(answer: Answer) -> dict[str, str]:
+    """The freshness validators an agent resource was served with: ETag, Last-Modified (AMB-51)."""
+    final = answer.final
+    found = {name: final.header(name) for name in ("ETag", "Last-Modified")} if final is not None else {}
+    return {k: v.strip()[:200] for k, v in found.items() if v and v.strip()}
+
+
+def _modified(value: str | None) -> datetime | None:
+    """A Last-Modified date (UTC when it names no zone), or None."""
+    try:
+        moment = parsedate_to_datetime(value) if value else None
+    except (TypeError, ValueError, IndexError):
+        return None
+    return moment.replace(tzinfo=timezone.utc) if moment is not None and moment.tzinfo is None else moment
+
+
+def _moved(before: object, after: object) -> object:
+    """The members a refresh changed (at most 8), or "the body"."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return "the body"
+    return sorted(str(k) for k in set(before) | set(after) if before.get(k) != after.get(k))[:8]
+
+
+@clause("ADP-7.7-02")
+def test_7_7_freshness_mechanism(service: Probe) -> None:
+    """Discovery services SHOULD support sequence numbers, timestamps, entity tags, or equivalent
+    freshness mechanisms: GET {base}/agents/{id} of an agent the service serves answers with an
+    ETag or a Last-Modified header; when registration is declared, an agent registered and then
+    refreshed (a later updated_at, another version) is served, when the record it serves changed,
+    with a validator that moved: another ETag, or a Last-Modified no earlier (AMB-13, AMB-51)."""
+    problems, judged = [], 0
+    ids = [i for i in service.catalog().ids if isinstance(i, str)] if service.discovers() else []
+    if ids:
+        got = service.get_agent(ids[0])
+        reached(got, f"GET of agent {ids[0]!r}")
+        if got.ok:
+            judged += 1
+            if not validators(got):
+                problems.append(f"GET of {ids[0]!r} was answered {got.describe()} with neither ETag nor Last-Modified")
+    if service.registration_declared():
+        first = service.kit_metadata("validators", updated_at="2026-03-01T00:00:00Z")
+        later = service.kit_metadata("validators", updated_at="2026-08-01T00:00:00Z", version="1.2.0",
+                                     description="The refreshed record of a probe agent.")
+        service.register(first, what="registering an agent")
+        before = service.get_agent(first["id"], fresh="validators-before")
+        service.register(later, what="refreshing the registered agent (later updated_at)")
+        after = service.get_agent(first["id"], fresh="validators-after")
+        if not (before.ok and after.ok):
+            untestable(f"GET of the registered agent was answered {before.describe()}, then {after.describe()}")
+        judged += 1
+        old, new = validators(before), validators(after)
+        changed = before.value != after.value  # a refresh the service ignored is ADP-7.7-05's
+        if not old or not new:
+            problems.append(f"GET of the registered agent has validators {old or 'none'} before its refresh and "
+                            f"{new or 'none'} after it")
+        elif changed and "ETag" in old and "ETag" in new:
+            if old["ETag"] == new["ETag"]:
+                moved = _moved(before.value, after.value)
+                problems.append(f"the registered agent keeps ETag {old['ETag'][:80]} after a refresh changed {moved} "
+                                "of the record it serves")
+        elif changed and "Last-Modified" in old and "Last-Modified" in new:
+            a, b = _modified(old["Last-Modified"]), _modified(new["Last-Modified"])
+            if a is not None and b is not None and b < a:
+                problems.append(f"Last-Modified went back from {old['Last-Modified']} to {new['Last-Modified']} "
+                                "after a refresh")
+    if not judged:
+        untestable("the service named no agent to GET and declares no registration (AMB-40)")
+    if problems:
+        violation("; ".join(problems))
 
 
 def stale_case(service: Probe) -> None:
