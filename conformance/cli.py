@@ -4,6 +4,7 @@
     adck clauses DRAFT [--json]                 the clause catalog with each entry's status
     adck ambiguities DRAFT [--json]             the draft's ambiguities, the kit's reading, the clauses
     adck targets DRAFT                          the target kinds and the built-in variants
+    adck completion bash|zsh|fish               the shell's completion script (argcomplete)
 
 Exit status 2 (with one line on stderr) whenever the mistake is not the target's: a bad
 option, an unknown draft, target or variant, an unreadable CA bundle or report folder, or a
@@ -14,19 +15,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from conformance import __version__, api, catalog
-from conformance.reports import render
+from conformance import __version__, api, catalog, cli_help
 from conformance.reports.render import FORMATS
-
-_OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
-                  "untestable": "yellow", "not-applicable": "dim"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,6 +32,11 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+    def format_help(self) -> str:
+        if callable(self.epilog):  # built from the registries only when help is asked for
+            self.epilog = self.epilog()
+        return super().format_help()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,12 +46,19 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
 
     r = sub.add_parser("run", help="run a draft's suite against a target",
-                       description="Run a draft's conformance suite against a target and write reports. "
-                       "Exit 0: every applicable MUST passed; 1: one did not; 2: the kit could not run.")
-    r.add_argument("draft", help="the draft's short name (adck clauses --list)")
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=cli_help.run_epilog,
+                       description="Run a draft's conformance suite against a target and write reports.\n"
+                       "Exit 0: every applicable MUST passed; 1: one did not; 2: the kit could not run.\n"
+                       "Prints a summary grouped by the draft's sections (pytest's own output with -v).")
+    r.add_argument("draft", help="the draft's short name (adck clauses --list)"
+                   ).completer = cli_help.complete_draft  # type: ignore[attr-defined]
     r.add_argument("--target", required=True,
-                   help="builtin | builtin:MUTANT | https://HOST[:PORT] | PATH to a document")
-    r.add_argument("--role", action="append", default=[], help="check only this role (repeatable)")
+                   help="what to check: a built-in reference or variant, a live server, a document, a client "
+                        "(python:, cmd:), a domain or a record; every kind is listed below"
+                   ).completer = cli_help.complete_target  # type: ignore[attr-defined]
+    r.add_argument("--role", action="append", default=[],
+                   help="check only this role (repeatable); each draft's roles are listed below"
+                   ).completer = cli_help.complete_role  # type: ignore[attr-defined]
     r.add_argument("--clause", action="append", default=[], help="check only this clause id (repeatable)")
     r.add_argument("--ca-bundle", help="PEM file of CA certificates to trust (TLS verification stays on)")
     r.add_argument("--connect-to", action="append", default=[], metavar="HOST1:PORT1:HOST2:PORT2",
@@ -78,9 +88,16 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--level", default=None, metavar="LEVEL",
                    help="for a draft with conformance levels of its own (adp: D0, D1, D2): the level the target "
                         "claims; the verdict judges the clauses up to it (default: the highest level met)")
+    r.add_argument("--fail-on", choices=("must", "should"), default="must",
+                   help="which failures make the exit status 1 (and junit.xml <failure>): must (default) or should "
+                        "(MUST and SHOULD); the verdict in the report is the same either way")
+    r.add_argument("--baseline", metavar="FILE", default=None,
+                   help="expected failures (TOML: clause, reason, optional expires; docs/baselines.md): a listed "
+                        "failure does not fail the run but stays failed in the report, marked expected")
     r.add_argument("--report-dir", default="reports", help="where reports go (default: reports/)")
     r.add_argument("--format", default="json,junit,md",
-                   help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)")
+                   help=f"comma-separated report formats: {', '.join(FORMATS)} (default json,junit,md)"
+                   ).completer = cli_help.complete_format  # type: ignore[attr-defined]
     r.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: random; always recorded)")
     r.add_argument("--world", choices=("sockets", "respx"), default="sockets",
                    help="agent role: where the kit plays the server: loopback sockets (default) or, for Python "
@@ -96,12 +113,46 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("targets", help="list target kinds and a draft's built-in variants")
     t.add_argument("draft", help="the draft's short name")
 
+    co = sub.add_parser("completion", help="print the shell completion script (bash, zsh or fish)",
+                        description="Print the script that makes the shell complete adck's commands, options, "
+                        "drafts, roles, formats and targets. bash: eval \"$(adck completion bash)\" in ~/.bashrc; "
+                        "zsh: eval \"$(adck completion zsh)\" in ~/.zshrc (after compinit); fish: "
+                        "adck completion fish > ~/.config/fish/completions/adck.fish")
+    co.add_argument("shell", choices=cli_help.SHELLS, help="the shell: %(choices)s")
+
+    b = sub.add_parser("baseline", help="write a baseline (expected failures) from a report.json",
+                       description="Write a baseline listing every failure of a report (and each clause a failed "
+                       "prerequisite left unchecked), for `adck run --baseline FILE`. Each entry needs a reason: "
+                       "the kit refuses the placeholder until you replace it (or pass --reason). docs/baselines.md")
+    b.add_argument("--from", dest="source", required=True, metavar="REPORT", help="a report.json written by adck run")
+    b.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="where to write the baseline (default: standard output); an existing file is kept "
+                        "unless --force")
+    b.add_argument("--reason", default=None, help="the reason given to every entry (default: a placeholder to edit)")
+    b.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+
     a = sub.add_parser("ambiguities", help="the draft's ambiguities: the kit's reading and the clauses that rest on it",
                        description="Each place the draft is ambiguous, contradicts itself or lost text, with the "
                        "interpretation the kit applies and the clauses whose verdicts depend on it. Reports list "
                        "these ids beside each clause they touch.")
     a.add_argument("draft", help="the draft's short name")
     a.add_argument("--json", action="store_true", help="machine-readable")
+
+    ck = sub.add_parser("check", help="check document files kept in a repository (the pre-commit hook)",
+                        description="Check each FILE in its draft's document role; the draft comes from the file "
+                        "name (.well-known/ai: aiendpoint, .well-known/ai-discovery: aidre, aid.json: aid, woa.json: "
+                        "woa, agent-metadata.json or *.adp.json: adp) or from --draft. One line per failed clause "
+                        "(FILE:LINE: ...). Exit 0: every MUST passed; 1: one did not; 2: a file's draft is unknown.")
+    ck.add_argument("files", nargs="+", metavar="FILE", help="document files")
+    ck.add_argument("--draft", default=None, help="the draft of every FILE (when the names do not tell)")
+    ck.add_argument("--sarif", default=None, metavar="FILE", help="also write the failures as SARIF 2.1.0 (code scanning)")
+
+    cp = sub.add_parser("compare", help="compare report.json files side by side (Markdown and HTML matrix)",
+                        description="Implementations in the columns, clauses in the rows, outcomes in the cells; "
+                        "rows where implementations disagree highlighted, clauses resting on an ambiguity marked, "
+                        "clauses nobody passes listed. Writes DIR/index.md and DIR/matrix.html.")
+    cp.add_argument("reports", nargs="+", metavar="REPORT_JSON", help="report.json files (adck run --format json)")
+    cp.add_argument("-o", "--output", default="compare", metavar="DIR", help="where to write (default: compare/)")
     return p
 
 
@@ -139,73 +190,101 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     bad = set(formats) - set(FORMATS)
     if bad:
         _fail(f"unknown report format(s) {', '.join(sorted(bad))}; choose from {', '.join(FORMATS)}")
+        _pointer(console, "the run could not start")
         return api.EXIT_USAGE
-    profile = _load(args.draft)
+    try:
+        profile = _load(args.draft)
+    except SystemExit:
+        _pointer(console, "the run could not start")
+        raise
     if not profile.roles_implemented:
         _fail(f"the {profile.short} suite is being built: its clause catalog is ready (`adck clauses {profile.short}`, "
               f"`adck ambiguities {profile.short}`), its tests are not yet, so there is nothing to run")
+        _pointer(console, "the run could not start")
+        return api.EXIT_USAGE
+    unknown = [role for role in args.role if role not in profile.roles]
+    if unknown:
+        _fail(f"--role {unknown[0]}: {unknown[0]!r} is not a role of {profile.short} (its roles: "
+              f"{', '.join(profile.roles)}; `adck run --help` lists every draft's)")
+        _pointer(console, "the run could not start")
         return api.EXIT_USAGE
     result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
                      invoke=args.invoke, invoke_budget=args.invoke_budget, level=args.level,
-                     binding=args.binding)
+                     binding=args.binding, fail_on=args.fail_on, baseline=args.baseline)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
+        started = result.pytest_exit != 4  # pytest's usage error: the run never started
+        _pointer(console, "the run did not finish" if started else "the run could not start")
         return api.EXIT_USAGE
     _print_summary(result.report, console)
+    _step_summary(result.report)
+    _print_baseline(result.report, console)
     for path in result.written:
         console.print(f"report: {escape(str(path))}")
     if result.error:
         _fail(result.error)
+        judged = result.report.summary.level != "not-judged"
+        _pointer(console, "the run did not finish" if judged else "the kit could not judge the target")
     return result.exit_code
 
 
+def _pointer(console: Console, what: str) -> None:
+    """The one line stdout gets when the run ends without a verdict: what happened, and that
+    the reason is on stderr (which a CI log or a pipe may keep somewhere else)."""
+    console.print(f"adck: no verdict: {what} (exit status 2); the reason is on stderr", style="bold magenta")
+
+
 def _print_summary(report, console: Console) -> None:
-    from conformance.reports.model import evidence_line
+    """The run in one summary, grouped by the draft's sections (:mod:`conformance.reports.terminal`)."""
+    from conformance.reports import terminal
 
-    readings = {a["id"]: a for a in report.ambiguities}
-    for r in (r for r in report.results if r.outcome in ("fail", "error")):
-        console.print(f"[{_OUTCOME_STYLE[r.outcome]}]{r.outcome.upper()}[/] {r.clause} "
-                      f"(§{escape(r.section)}, {r.keyword}, {r.role})")
-        console.print(f'  the draft: "{escape(r.text)}"')
-        console.print(f"  observed:  {escape(render.cut(r.message, 600))}")
-        for ev in r.evidence[-3:]:
-            console.print(f"  evidence:  {escape(evidence_line(ev))}")
-        for amb in r.ambiguities:
-            if amb in readings:
-                console.print(f"  the kit's reading ({amb}): {escape(render.cut(readings[amb]['interpretation'], 300))}")
-        if r.replay:
-            console.print(f"  replay:    {escape(r.replay)}")
-    s = report.summary
-    style = {"full": "bold green", "conformant": "green", "non-conformant": "bold red", "partial": "yellow",
-             "not-judged": "bold magenta"}[s.level]
-    c = s.counts
-    if s.partial:
-        console.print(f"[{style}]{escape(render.headline(report))}[/]")
-    verdict = render.draft_level_line(report) if s.draft_levels and not s.partial else s.level
-    console.print(f"[{style}]{report.draft['short']}: {escape(verdict)}[/] — MUST {c['MUST']['pass']} passed, "
-                  f"{c['MUST']['fail']} failed, {len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} "
-                  f"passed, {c['SHOULD']['fail']} failed; {_traffic(report)}; seed {report.seed}")
-    if s.partial and s.level != "non-conformant":
-        console.print("[yellow]partial run: this speaks of the clauses checked only, not of the whole draft[/yellow]")
-    if not any(r.outcome in ("pass", "fail") for r in report.results):
-        console.print("[yellow]no clause of the checked roles applies to this target, so nothing was judged: "
-                      "not a verdict of conformance[/yellow]")
-    if s.must_unverified:
-        console.print(f"[yellow]{len(s.must_unverified)} MUST clause(s) could not be checked because a prerequisite "
-                      "failed; they do not count as passed (each names its prerequisite in the report).[/yellow]")
+    terminal.print_summary(report, console)
 
 
-def _traffic(report) -> str:
-    adapter = report.target.get("adapter")
-    if "dns_queries" in report.target:
-        return f"{report.target['dns_queries']} DNS queries, {report.requests_sent} HTTP requests"
-    if adapter:
-        dns = f", {adapter['client_dns_queries']} DNS queries" if "client_dns_queries" in adapter else ""
-        return f"{adapter['steps']} harness steps, {adapter['client_requests']} requests from the client{dns}"
-    return f"{report.requests_sent} requests"
+def _print_baseline(report, console: Console) -> None:
+    """What the baseline waived, what expired, what is stale (``conformance.reports.baseline``)."""
+    from conformance.reports import baseline
+
+    style = {"expired": "bold red", "stale": "yellow", "expected": "cyan"}
+    for line in baseline.lines(report):
+        kind = line.split(":", 1)[0]
+        console.print(f"[{style[kind]}]{escape(line)}[/]" if kind in style else escape(line))
+
+
+def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
+    from pathlib import Path
+
+    from conformance.reports import baseline
+
+    try:
+        data = json.loads(Path(args.source).read_text("utf-8"))
+        text = baseline.from_report(data, reason=(args.reason or "").strip() or None)
+    except OSError as exc:
+        _fail(f"--from {args.source}: cannot read it ({exc.strerror})")
+        return api.EXIT_USAGE
+    except (ValueError, baseline.BaselineError) as exc:
+        _fail(f"--from {args.source}: {exc if isinstance(exc, baseline.BaselineError) else 'not JSON'}; "
+              "pass the report.json that adck run wrote")
+        return api.EXIT_USAGE
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        _fail(f"-o {out}: exists (its reasons would be lost); pass --force to overwrite it, or another name")
+        return api.EXIT_USAGE
+    try:
+        out.write_text(text, "utf-8")
+    except OSError as exc:
+        _fail(f"-o {out}: cannot write it ({exc.strerror})")
+        return api.EXIT_USAGE
+    entries = text.count("[[expected]]")
+    print(f"wrote {out}: {entries} entr{'y' if entries == 1 else 'ies'}"
+          + (f"; replace each reason {baseline.PLACEHOLDER!r} before using it" if not args.reason and entries else ""))
+    return 0
 
 
 def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
@@ -267,15 +346,13 @@ def _cmd_ambiguities(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
-    from conformance.targets import kinds
     from conformance.world.site import load_mutants
 
     _load(args.draft)
-    for name, kind in sorted(kinds().items()):
-        drafts = getattr(kind, "drafts", None)
+    for syntax, what, drafts in cli_help.target_kinds():
         if drafts and args.draft not in drafts:
-            continue  # a kind of another draft (txt: is AID's)
-        console.print(f"{name}: {kind.help}")
+            continue  # a kind of another draft (txt: and DOMAIN are AID's)
+        console.print(f"{syntax}  {what}", markup=False)
     note = _load(args.draft).target_note
     if note:
         console.print(escape(note))
@@ -313,6 +390,42 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_completion(args: argparse.Namespace, console: Console) -> int:
+    sys.stdout.write(cli_help.completion_script(args.shell))
+    return 0
+
+
+def _step_summary(report) -> None:
+    """In GitHub Actions ($GITHUB_STEP_SUMMARY set): append the run's summary to the job summary."""
+    from conformance.reports import github
+
+    try:
+        github.append_step_summary(report)
+    except OSError as exc:
+        _fail(f"$GITHUB_STEP_SUMMARY: cannot append the job summary ({exc.strerror}); the reports are written")
+
+
+def _cmd_check(args: argparse.Namespace, console: Console) -> int:
+    from conformance import check
+
+    if args.draft:
+        _load(args.draft)
+    return check.check(args.files, draft=args.draft, sarif_path=args.sarif)
+
+
+def _cmd_compare(args: argparse.Namespace, console: Console) -> int:
+    from conformance.reports import compare
+
+    try:
+        written = compare.compare(args.reports, args.output)
+    except (compare.CompareError, OSError) as exc:
+        _fail(str(exc))
+        return api.EXIT_USAGE
+    for path in written:
+        console.print(f"written: {escape(str(path))}")
+    return 0
+
+
 def _interrupt_on_sigterm() -> None:
     """SIGTERM ends a run as Ctrl-C does: pytest stops, the partial report is written, every
     adapter process group is ended."""
@@ -320,19 +433,25 @@ def _interrupt_on_sigterm() -> None:
     import threading
 
     if threading.current_thread() is threading.main_thread():
-        def handler(signum, frame):  # noqa: ARG001
+        def handler(signum, frame):
             raise KeyboardInterrupt(f"signal {signum}")
 
         signal.signal(signal.SIGTERM, handler)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (`adck completion SHELL`)
+        import argcomplete
+
+        argcomplete.autocomplete(parser, exit_method=sys.exit)
+    args = parser.parse_args(argv)
     if args.command == "run":
         _interrupt_on_sigterm()
-    console = Console(stderr=False, highlight=False, soft_wrap=True)
+    # never wraps: a URL or the verdict stays one line in a pipe or a CI log; no emoji codes read
+    console = Console(stderr=False, highlight=False, soft_wrap=True, emoji=False)
     handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets,
-               "ambiguities": _cmd_ambiguities}[args.command]
+               "ambiguities": _cmd_ambiguities, "check": _cmd_check, "compare": _cmd_compare, "baseline": _cmd_baseline, "completion": _cmd_completion}[args.command]
     try:
         return handler(args, console)
     except SystemExit as exc:

@@ -20,20 +20,60 @@ if os.environ.get("CI"):
 from conformance import api, resources
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--mutants", action="store_true",
+        help="run the whole variant matrix: every built-in broken variant against its clause, every "
+             "conforming variant, every named generated break (CI does; without it, the first case of "
+             "each such test runs, so every role's variant machinery is still exercised)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ``--mutants``, keep the first case of each test marked ``mutants`` and deselect
+    the others. The matrix (about 1,500 runs of a suite) is the proof that each clause test can
+    fail; it takes most of the self-tests' time, so the everyday loop samples it and CI runs it
+    whole (``.ci/run``). Deselected, not skipped: a skip would read as a test that did not hold."""
+    if config.getoption("--mutants"):
+        return
+    seen: set[tuple[str, str]] = set()
+    keep, drop = [], []
+    for item in items:
+        key = (str(item.path), getattr(item, "originalname", item.name))
+        if item.get_closest_marker("mutants") is not None and key in seen:
+            drop.append(item)
+        else:
+            keep.append(item)
+        seen.add(key)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+def absent(what: str) -> None:
+    """Skip a self-test whose input is not on this machine; under CI (``$CI`` set), fail instead:
+    a CI run that silently skipped the catalog or corpus checks would pass for the wrong reason."""
+    __tracebackhide__ = True
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} (CI is set, so this fails instead of skipping: set $ADCK_SPECS and "
+                    "$ADCK_CORPORA, or put shared/ beside the checkout)", pytrace=False)
+    pytest.skip(what)
+
+
 @pytest.fixture(scope="session")
 def specs_dir() -> Path:
-    """The drafts' texts (../shared/specs); the self-tests that need them skip without."""
+    """The drafts' texts (../shared/specs or $ADCK_SPECS)."""
     folder = resources.specs_dir()
     if folder is None:
-        pytest.skip("the drafts' texts (../shared/specs or $ADCK_SPECS) are not here")
+        absent("the drafts' texts (../shared/specs or $ADCK_SPECS) are not here")
     return folder
 
 
 @pytest.fixture(scope="session")
 def corpora_dir() -> Path:
+    """The authors' real documents (../shared/corpora or $ADCK_CORPORA)."""
     folder = resources.corpora_dir()
     if folder is None:
-        pytest.skip("the authors' corpora (../shared/corpora or $ADCK_CORPORA) are not here")
+        absent("the authors' corpora (../shared/corpora or $ADCK_CORPORA) are not here")
     return folder
 
 

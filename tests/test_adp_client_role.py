@@ -53,6 +53,7 @@ def test_every_tested_client_clause_has_two_mutants() -> None:
     assert {cid for cid in _tested_client_clauses() if len(proofs.get(cid, ())) < 2} == set()
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CLIENT_MUTANTS))
 def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
     """Each broken client fails exactly its clause, and a broken MUST makes it non-conformant:

@@ -162,6 +162,7 @@ def test_classification_by_members(value: Any, kind: Kind) -> None:
 
 
 # ------------------------------------------------------------------ single-clause breaks
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), WAYS, ids=[f"{c}-{n}" for c, n in WAYS])
 @PER_WAY
 @given(data=st.data())
@@ -180,6 +181,7 @@ def test_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.Da
         assert schema_ok(kind, mutated), f"the {kind} schema rejects a SHOULD-level break of {clause_id}"
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), BYTE_WAYS, ids=[f"{c}-{n}" for c, n in BYTE_WAYS])
 @PER_WAY
 @given(data=st.data())

@@ -40,6 +40,7 @@ def test_every_agent_variant_is_declared() -> None:
     assert any(m.via == "cmd" for m in AGENT_MUTANTS.values()), "one variant runs through the cmd: path"
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(AGENT_MUTANTS))
 def test_agent_mutant_fails_exactly_its_clause(name: str) -> None:
     assert_broken_client_fails_exactly_its_clause(DRAFT, name, "agent")
@@ -260,6 +261,7 @@ fetches_alias_after_404 = make_handler(FetchesAliasAfter404, "fetches /ai after 
 quiet_for_two_hours = make_handler(QuietForTwoHours, "quiet for two hours after a 404")
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("handler", ["stores_nothing", "fetches_alias_after_404", "quiet_for_two_hours"])
 def test_conforming_agents_reach_full(handler: str) -> None:
     """Readings the kit holds conforming (AMB-17, AMB-18, AMB-19) must not fail anything."""

@@ -47,6 +47,7 @@ def test_every_tested_client_clause_has_a_mutant() -> None:
     assert _tested_client_clauses() - proven == set()
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CLIENT_MUTANTS))
 def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
     assert_broken_client_fails_exactly_its_clause(DRAFT, name, "client")

@@ -33,6 +33,7 @@ def test_reference_passes_these_clauses() -> None:
     assert {c: o for c, o in outcomes.items() if o not in ("pass", "not-applicable")} == {}
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", OURS)
 def test_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
@@ -114,6 +115,7 @@ def _serve_and_run(variant: dict):
             origin.stop()
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CONFORMING))
 def test_conforming_provider_fails_nothing(name: str) -> None:
     report = _serve_and_run(CONFORMING[name])

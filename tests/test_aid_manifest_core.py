@@ -59,6 +59,7 @@ def _file(tmp_path: Path, document) -> str:
     return str(path)
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", NAMES)
 def test_manifest_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
@@ -67,6 +68,7 @@ def test_manifest_mutant_fails_exactly_its_clause(name: str) -> None:
         (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", NAMES)
 def test_manifest_mutant_as_file_fails_exactly_its_clause(name: str, tmp_path: Path) -> None:
     """The same break, as a manifest on its own (document role only): no provider clause can

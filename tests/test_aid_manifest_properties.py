@@ -164,6 +164,7 @@ def test_the_oracle_agrees_with_a_suite_run(folder: Path) -> None:
         assert {c: o for c, o in judge_manifest(value).items() if c in MANIFEST_CLAUSES} == run
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause", "way"), PAIRS, ids=[f"{c}:{w}" for c, w in PAIRS])
 @settings(PROPERTY, max_examples=_examples(4))
 @given(data=st.data())

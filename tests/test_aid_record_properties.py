@@ -40,6 +40,7 @@ def test_named_breaks_are_the_ways() -> None:
     assert all(len(ways) >= 2 for ways in WAYS.values())
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause", "way"), PAIRS, ids=[f"{c}:{w}" for c, w in PAIRS])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(data=st.data())

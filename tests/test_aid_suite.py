@@ -44,6 +44,7 @@ def assert_verdict_names_its_failures(report) -> None:
     assert unnamed == [], "untestable MUSTs that do not name the failing clause they depend on"
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_mutant_fails_exactly_its_clause(name: str) -> None:
     """Walks every broken provider (and the document variants served by one): each fails
@@ -82,6 +83,7 @@ def test_a_document_that_is_not_a_manifest_fails_the_clause_that_says_it_is(name
     assert blocked == []
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(n for n, m in MUTANTS.items() if m.dns.get("txt") and not m.routes))
 def test_broken_record_as_document_names_its_failure(name: str) -> None:
     """Every record break, checked as a txt: target (document role): a non-conformant verdict
@@ -93,6 +95,7 @@ def test_broken_record_as_document_names_its_failure(name: str) -> None:
     assert_verdict_names_its_failures(report)
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(n for n, m in MUTANTS.items() if m.also_fails and m.dns.get("txt")))
 def test_record_breaks_are_clean_as_txt_targets(name: str) -> None:
     """A record break that takes AID-2.1-01 with it on a domain fails exactly its clause on its own."""

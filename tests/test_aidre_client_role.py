@@ -49,6 +49,7 @@ def test_every_tested_client_clause_has_a_mutant() -> None:
     assert _tested_client_clauses() - proven == set()
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CLIENT_MUTANTS))
 def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
     assert_broken_client_fails_exactly_its_clause(DRAFT, name, "client")
@@ -95,6 +96,7 @@ unusual_headers = make_handler(UnusualHeaders, "charset parameter, Accept among 
 text_only = make_handler(TextOnly, "text queries, one page")
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("handler", ["keeps_server_order", "unusual_headers"])
 def test_conforming_clients_reach_full(handler: str) -> None:
     """Readings the kit holds conforming (AMB-51, AMB-52, AMB-54, AMB-58) must not fail anything."""

@@ -127,6 +127,7 @@ def test_cut_at_the_read_cap_is_not_an_encoding_failure() -> None:
 
 
 # ------------------------------------------------------------------ single-clause breaks
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), WAYS, ids=[f"{c}-{n}" for c, n in WAYS])
 @PER_WAY
 @given(data=st.data())
@@ -140,6 +141,7 @@ def test_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.Da
         assert not validator().is_valid(mutated)
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), BYTE_WAYS, ids=[f"{c}-{n}" for c, n in BYTE_WAYS])
 @PER_WAY
 @given(data=st.data())

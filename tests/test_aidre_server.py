@@ -35,6 +35,7 @@ def test_reference_server_passes_every_server_clause() -> None:
     assert 60 <= report.requests_sent <= 120, report.requests_sent
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_server_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
@@ -53,6 +54,7 @@ def test_server_mutant_fails_exactly_its_clause(name: str) -> None:
     assert result_of.evidence, "a failing clause shows the exchanges it judged"
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CONFORMING))
 def test_conforming_server_variant_is_not_failed(name: str) -> None:
     variant = CONFORMING[name]

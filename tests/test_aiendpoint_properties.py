@@ -113,6 +113,7 @@ def test_schema_accepts_valid_documents(doc: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------ single-clause breaks
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), WAYS, ids=[f"{c}-{n}" for c, n in WAYS])
 @PER_WAY
 @given(data=st.data())
@@ -124,6 +125,7 @@ def test_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.Da
     assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), BYTE_WAYS, ids=[f"{c}-{n}" for c, n in BYTE_WAYS])
 @settings(PROPERTY, max_examples=15)
 @given(data=st.data())
@@ -134,6 +136,7 @@ def test_byte_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: 
     assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("clause_id", SCHEMA_REJECTS)
 @settings(PROPERTY, max_examples=8)
 @given(data=st.data())

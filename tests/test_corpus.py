@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.conftest import quiet_run
+from tests.conftest import absent, quiet_run
 
 EXPECTED = tomllib.loads((Path(__file__).parent / "data" / "aiendpoint_corpus.toml").read_text("utf-8"))
 
@@ -18,7 +18,7 @@ EXPECTED = tomllib.loads((Path(__file__).parent / "data" / "aiendpoint_corpus.to
 def test_corpus_document_verdict(name: str, corpora_dir: Path) -> None:
     path = corpora_dir / "aiendpoint" / name
     if not path.exists():
-        pytest.skip(f"{path} is absent")
+        absent(f"{path} is absent")
     report = quiet_run("aiendpoint", str(path)).report
     failing = sorted(r.clause for r in report.results if r.outcome in ("fail", "error"))
     assert report.roles == ["document"]
@@ -31,7 +31,7 @@ def test_authors_schema_verdict_is_recorded(name: str, corpora_dir: Path) -> Non
     """Where the authors' schema and the draft's text disagree is a finding (AMB-04), kept on record."""
     folder = corpora_dir / "aiendpoint"
     if not (folder / name).exists():
-        pytest.skip("corpus absent")
+        absent(f"{folder / name} is absent")
     validator = jsonschema.Draft202012Validator(json.loads((folder / "schema.json").read_text("utf-8")))
     valid = validator.is_valid(json.loads((folder / name).read_text("utf-8")))
     assert valid == EXPECTED[name]["authors_schema_valid"]

@@ -41,6 +41,7 @@ def test_other_method_is_asked_only_when_get_fails() -> None:
     assert get_405.requests_sent == 2, "405 says why: no other method is tried"
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
@@ -61,6 +62,7 @@ def test_mutant_fails_exactly_its_clause(name: str) -> None:
     assert result_of.replay and f"--clause {mutant.clause}" in result_of.replay
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CONFORMING))
 def test_conforming_variant_is_not_failed(name: str) -> None:
     variant = CONFORMING[name]

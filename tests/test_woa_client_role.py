@@ -54,11 +54,13 @@ def test_every_tested_client_clause_has_two_mutants() -> None:
     assert {cid for cid in _tested_client_clauses() if proven.get(cid, 0) < 2} == set()
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CLIENT_MUTANTS))
 def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
     assert_broken_client_fails_exactly_its_clause(DRAFT, name, "client")
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CLIENT_CONFORMING))
 def test_conforming_client_variant_passes(name: str) -> None:
     target = f"python:conformance.agent.woa_mutants.conforming:{name.replace('-', '_')}"

@@ -129,6 +129,7 @@ def test_schema_accepts_valid_documents(doc: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------ single-clause breaks
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), WAYS, ids=[f"{c}-{n}" for c, n in WAYS])
 @PER_WAY
 @given(data=st.data())
@@ -140,6 +141,7 @@ def test_mutation_fails_exactly_its_clause(clause_id: str, way: str, data: st.Da
     assert failing(mutated) == {clause_id} | IMPLIED.get((clause_id, way), set()), explain(mutated)
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize(("clause_id", "way"), BYTE_WAYS, ids=[f"{c}-{n}" for c, n in BYTE_WAYS])
 @PER_WAY
 @given(data=st.data())

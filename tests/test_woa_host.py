@@ -87,6 +87,7 @@ def test_reference_run_is_reproducible_from_its_seed() -> None:
     assert first == second and len(first) == 1 + 9
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_broken_host_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
@@ -106,6 +107,7 @@ def test_broken_host_fails_exactly_its_clause(name: str) -> None:
     assert result_of.replay and f"--clause {mutant.clause}" in result_of.replay
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CONFORMING))
 def test_conforming_host_reaches_its_level(name: str) -> None:
     variant = CONFORMING[name]

@@ -58,6 +58,7 @@ def test_reference_passes_the_mcp_clauses_and_leaves_nothing_running() -> None:
     assert _threads() <= before, f"threads left running: {[t.name for t in threading.enumerate() if t.ident not in before]}"
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_mcp_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
@@ -73,6 +74,7 @@ def test_mcp_mutant_fails_exactly_its_clause(name: str) -> None:
     assert f"--clause {mutant.clause}" in failed.replay
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CONFORMING))
 def test_mcp_conforming_variant_is_not_failed(name: str) -> None:
     report = quiet_run(DRAFT, f"builtin:{name}").report

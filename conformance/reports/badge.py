@@ -1,24 +1,81 @@
-"""``badge.svg``: the verdict as a badge."""
+"""``badge.svg`` and ``badge.json``: the verdict as a badge, saying what was checked.
+
+A badge is read out of context (a README, a vendor's page), so it carries what makes its claim
+checkable: the draft and its revision, the roles checked, the verdict (for a draft with levels
+of its own, the level met: ``D1 full``) and the day of the run::
+
+    adck adp-00 | D1 full · service, document · 2026-11-23
+
+``badge.json`` is the same badge as a shields.io endpoint
+(https://shields.io/badges/endpoint-badge), for a badge served from where the report is
+published: ``https://img.shields.io/endpoint?url=<badge.json's URL>``.
+
+A run that checked part of the draft (partial) never shows a verdict on the whole draft: it is
+grey and says ``partial``. A partial run that saw a MUST fail has proven the target
+non-conformant, so it says ``non-conformant (partial run)``, still grey: a badge in the grey of
+partial runs is never one to publish as a verdict (issue #13: "a partial run gets a grey badge").
+"""
 
 from __future__ import annotations
 
+import json
+import re
+
 from conformance.reports.model import Report
+
+#: shields.io's colour names, and their values for the SVG (anybadge has no "brightgreen", and
+#: its "lightgrey" is too light for white text).
+_COLOR = {"full": "brightgreen", "conformant": "green", "non-conformant": "red",
+          "partial": "lightgrey", "not-judged": "lightgrey"}
+SVG_COLOR = {"brightgreen": "#4c1", "green": "#97ca00", "red": "#e05d44", "lightgrey": "#9f9f9f"}
+
+
+def draft_tag(report: Report) -> str:
+    """The draft with its revision, short: ``adp-00`` (draft-xu-...-profile-00), ``aid v1``
+    (aid-v1-2025-06-19); the short name alone when the id has neither."""
+    short, draft_id = report.draft["short"], report.draft.get("id", "")
+    if draft_id.startswith("draft-") and (m := re.search(r"-(\d{2})$", draft_id)):
+        return f"{short}-{m.group(1)}"
+    if m := re.search(r"(?:^|-)v(\d+)(?:-|$)", draft_id):
+        return f"{short} v{m.group(1)}"
+    return short
+
+
+def verdict(report: Report) -> tuple[str, str]:
+    """(the verdict in a few words, its colour)."""
+    s = report.summary
+    if s.level == "not-judged":
+        return "not judged", _COLOR["not-judged"]
+    if s.partial and s.level == "non-conformant":
+        return "non-conformant (partial run)", _COLOR["partial"]
+    if s.partial or s.level == "partial":
+        return "partial", _COLOR["partial"]
+    if s.draft_level and s.level != "non-conformant":
+        return f"{s.draft_level} {s.level}", _COLOR[s.level]  # "D1 full"
+    return s.level, _COLOR[s.level]
+
+
+def parts(report: Report) -> tuple[str, str, str]:
+    """(label, message, colour) shared by the SVG and the endpoint JSON."""
+    words, color = verdict(report)
+    message = [words]
+    if report.roles:
+        message.append(", ".join(report.roles))
+    day = report.started_at[:10]
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
+        message.append(day)
+    return f"adck {draft_tag(report)}", " · ".join(message), color
 
 
 def to_badge(report: Report) -> str:
     import anybadge
 
-    s = report.summary
-    level = s.level
-    if s.partial and level not in ("non-conformant", "not-judged"):
-        level = "partial"
-    label = level.replace("-", " ") if level in ("partial", "not-judged") else level
-    color = {"full": "green", "conformant": "yellowgreen", "non-conformant": "red",
-             "partial": "lightgrey", "not-judged": "lightgrey"}[level]
-    if s.partial and level == "non-conformant":
-        label = "non-conformant (partial run)"
-    if s.draft_level and not s.partial:
-        label = f"{s.draft_level} {label}"  # "adck adp | D1 full"
-    return anybadge.Badge(f"adck {report.draft['short']}", label, default_color=color).badge_svg_text
+    label, message, color = parts(report)
+    return anybadge.Badge(label, message, default_color=SVG_COLOR[color]).badge_svg_text
 
 
+def to_endpoint(report: Report) -> str:
+    """The shields.io endpoint JSON (schemaVersion 1)."""
+    label, message, color = parts(report)
+    return json.dumps({"schemaVersion": 1, "label": label, "message": message, "color": color},
+                      ensure_ascii=False, indent=2) + "\n"

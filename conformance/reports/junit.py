@@ -1,47 +1,105 @@
-"""``junit.xml``: one test case per clause, for CI dashboards."""
+"""``junit.xml``: one test case per clause, for CI dashboards.
+
+The dashboard must agree with the job: a failed case is a ``<failure>`` (or ``<error>``) exactly
+when that clause makes ``adck run`` exit 1 (``summary.blocking``, from
+:func:`conformance.reports.model.exit_rule`). So a SHOULD
+that failed is ``<skipped message="SHOULD failed: …">`` with the case's ``<properties>`` saying
+``outcome=fail``, unless the run was given ``--fail-on should``; a failure the baseline expects
+is skipped too, marked ``baseline=expected`` with its reason; an expired baseline entry fails
+again and says so. Untestable and not-applicable clauses are skipped with a message saying which.
+The suite's counts are those of the cases written.
+"""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from conformance.reports.model import Report
-from conformance.reports.verdict import headline, readings
+from conformance.reports.model import FAIL_ON, ClauseResult, Report
+from conformance.reports.verdict import cut, headline, readings
+
+_PAST = {"fail": "failed", "error": "could not be evaluated"}
+
+
+def _skip_message(r: ClauseResult) -> str:
+    if r.outcome == "not-applicable":
+        return f"not-applicable: {r.message}"
+    if r.untestable_reason == "not-observable":
+        return f"untestable (not observable from outside): {r.message}"
+    return f"untestable (a prerequisite failed, so this {r.keyword} is not a pass): {r.message}"
+
+
+def _case(suite: ET.Element, report: Report, r: ClauseResult, counts: set[str]) -> str | None:
+    """Write one test case; returns the element kind written (failure, error, skipped) or None."""
+    case = ET.SubElement(suite, "testcase", {
+        "classname": f"{report.draft['short']}.{r.role}.s{r.section}",
+        "name": f"{r.clause} [{r.keyword}] {cut(r.text, 80)}",
+    })
+    props = ET.SubElement(case, "properties")
+    pairs = [("clause", r.clause), ("keyword", r.keyword), ("requirement_level", r.level), ("outcome", r.outcome)]
+    if r.untestable_reason:
+        pairs.append(("untestable_reason", r.untestable_reason))
+    if r.baseline:
+        pairs += [("baseline", r.baseline["status"]), ("baseline_reason", r.baseline["reason"])]
+        if r.baseline["expires"]:
+            pairs.append(("baseline_expires", r.baseline["expires"]))
+    for k, v in pairs:
+        ET.SubElement(props, "property", {"name": k, "value": v})
+    detail = f'{r.clause} (§{r.section}, {r.keyword}): "{r.text}"\nobserved: {r.message}'
+    for amb in readings(report, r):
+        detail += f"\nthe kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}"
+    if r.replay:
+        detail += f"\nreplay: {r.replay}"
+    status = r.baseline["status"] if r.baseline else None
+    if r.outcome in ("fail", "error"):
+        head = f"{r.keyword} {_PAST[r.outcome]}"
+        if r.clause in report.summary.blocking:
+            said = f"{head}: {r.message}"
+            if status == "expired":
+                said = f"the baseline entry expired on {r.baseline['expires']}, so this fails again: {said}"
+            kind = "failure" if r.outcome == "fail" else "error"
+            ET.SubElement(case, kind, {"message": cut(said, 500), "type": r.level}).text = detail
+            return kind
+        # it does not decide the exit status, so the dashboard does not go red either
+        if status == "expected":
+            why = f"expected by the baseline: {r.baseline['reason']}"
+        elif r.level not in counts:
+            why = f"not failing the run: --fail-on {report.summary.fail_on}"
+        else:
+            why = "above the draft level the verdict judges"
+        # why first: the message is cut at 500 characters, and the target's words come last
+        ET.SubElement(case, "skipped", {"message": cut(f"{head} ({why}): {r.message}", 500)}).text = detail
+        return "skipped"
+    if r.outcome in ("not-applicable", "untestable"):
+        said = _skip_message(r)
+        if status == "expected":
+            said = f"{said} (expected by the baseline: {r.baseline['reason']})"
+        elif r.clause in report.summary.blocking:
+            said = f"{said} (counts against the run" + (
+                f": its baseline entry expired on {r.baseline['expires']})" if status == "expired" else ")")
+        ET.SubElement(case, "skipped", {"message": cut(said, 500)})
+        return "skipped"
+    return None
 
 
 def to_junit(report: Report) -> str:
     results = report.results
-    suite = ET.Element("testsuite", {
-        "name": f"adck.{report.draft['short']}",
-        "tests": str(len(results)),
-        "failures": str(sum(r.outcome == "fail" for r in results)),
-        "errors": str(sum(r.outcome == "error" for r in results)),
-        "skipped": str(sum(r.outcome in ("not-applicable", "untestable") for r in results)),
-        "time": f"{report.duration_s:.3f}",
-    })
+    suite = ET.Element("testsuite", {"name": f"adck.{report.draft['short']}", "tests": str(len(results))})
     props = ET.SubElement(suite, "properties")
-    for k, v in (("target", report.target["spec"]), ("seed", str(report.seed)),
-                 ("requests_sent", str(report.requests_sent)), ("level", report.summary.level),
-                 ("partial", "true" if report.summary.partial else "false"), ("verdict", headline(report))):
+    s = report.summary
+    pairs = [("target", report.target["spec"]), ("seed", str(report.seed)),
+             ("requests_sent", str(report.requests_sent)), ("level", s.level),
+             ("partial", "true" if s.partial else "false"), ("verdict", headline(report)),
+             ("fail_on", s.fail_on), ("exit_status", str(s.exit_status))]
+    if report.baseline:
+        pairs.append(("baseline_file", report.baseline["path"]))
+    for k, v in pairs:
         ET.SubElement(props, "property", {"name": k, "value": v})
-    for r in results:
-        case = ET.SubElement(suite, "testcase", {
-            "classname": f"{report.draft['short']}.{r.role}.s{r.section}",
-            "name": f"{r.clause} [{r.keyword}] {r.text[:80]}",
-        })
-        detail = f'{r.clause} (§{r.section}, {r.keyword}): "{r.text}"\nobserved: {r.message}'
-        for amb in readings(report, r):
-            detail += f"\nthe kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}"
-        if r.replay:
-            detail += f"\nreplay: {r.replay}"
-        if r.outcome == "fail":
-            el = ET.SubElement(case, "failure" if r.level == "MUST" else "failure",
-                               {"message": f"{r.keyword}: {r.message}"[:500], "type": r.level})
-            el.text = detail
-        elif r.outcome == "error":
-            ET.SubElement(case, "error", {"message": r.message[:500]}).text = detail
-        elif r.outcome in ("not-applicable", "untestable"):
-            ET.SubElement(case, "skipped", {"message": f"{r.outcome}: {r.message}"[:500]})
+    counts = set(FAIL_ON[s.fail_on])
+    written = [_case(suite, report, r, counts) for r in results]
+    # the suite's counts are those of the cases, so a dashboard's totals add up
+    suite.set("failures", str(written.count("failure")))
+    suite.set("errors", str(written.count("error")))
+    suite.set("skipped", str(written.count("skipped")))
+    suite.set("time", f"{report.duration_s:.3f}")
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
-
-

@@ -47,6 +47,7 @@ def to_markdown(report: Report) -> str:
     if s.partial:
         lines.append("- **partial run**: the verdict speaks only of the clauses checked, never of the whole draft "
                      f"({'; '.join(s.partial_reasons)})")
+    lines += _baseline(report)
     lines += ["", "| level | pass | fail | error | untestable | not applicable |", "|---|---|---|---|---|---|"]
     for lvl in ("MUST", "SHOULD"):
         c = s.counts[lvl]
@@ -66,6 +67,11 @@ def to_markdown(report: Report) -> str:
                 lines += [f"Observed: {_code(r.message)}", ""]
             for amb in readings(report, r):
                 lines += [f"The kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}", ""]
+            if r.baseline:
+                lines += [(f"Expected by the baseline (not failing the run): {_code(r.baseline['reason'])}"
+                           if r.baseline["status"] == "expected" else
+                           f"**The baseline entry expired on {r.baseline['expires']}**: this fails the run again "
+                           f"(its reason was {_code(r.baseline['reason'])})"), ""]
             lines += [f"Replay: {_code(r.replay or '')}", ""]
             shown = r.evidence
             if len(shown) > 8:  # the first items set the scene; the last ones are where it failed
@@ -81,5 +87,22 @@ def to_markdown(report: Report) -> str:
     lines += ["", f"Ambiguities of the draft the kit had to interpret: {len(report.ambiguities)} "
               f"(`adck ambiguities {report.draft['short']}`)."]
     return "\n".join(lines) + "\n"
+
+
+def _baseline(report: Report) -> list[str]:
+    """The baseline's account: what it waived (the verdict above does not change), what expired,
+    which entries are stale. The reasons are the user's text: shown in code spans."""
+    b = report.baseline
+    if not b:
+        return []
+    s = report.summary
+    out = [f"- baseline {_code(b['path'])}: {len(b['entries'])} entr{'y' if len(b['entries']) == 1 else 'ies'}, "
+           f"exit policy `--fail-on {s.fail_on}`, exit status {s.exit_status}"]
+    say = {"expected": "failed, as expected (not failing the run)", "expired": "**entry expired: fails the run again**",
+           "stale": "**stale: now passes, remove the entry**", "not-checked": "not checked in this run"}
+    for a in b["entries"]:
+        until = f", expires {a['expires']}" if a["expires"] else ""
+        out.append(f"  - {a['clause']}: {say[a['status']]} — {_code(a['reason'])}{until}")
+    return out
 
 

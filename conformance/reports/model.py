@@ -53,6 +53,10 @@ class ClauseResult:
     #: The draft's ambiguities whose reading the kit applies when it judges this clause
     #: (``adck ambiguities DRAFT`` says what each one is and how the kit reads it).
     ambiguities: list[str] = field(default_factory=list)
+    #: Set when a baseline (``--baseline``) lists this clause: its reason, expiry date and status
+    #: (``expected``, ``expired``, ``stale``; see :mod:`conformance.reports.baseline`). The
+    #: outcome stays what was observed: an expected failure is still ``fail``.
+    baseline: dict[str, Any] | None = None
 
     def counts_as_met(self) -> bool:
         """Passed, does not apply, or cannot be observed by anyone (catalogued)."""
@@ -206,7 +210,8 @@ class Summary:
     partial: bool = False
     #: Why the run is partial, one line each (--clause, --role, pytest -k/--deselect, ...).
     partial_reasons: list[str] = field(default_factory=list)
-    #: Every applicable MUST among the clauses checked passed (the exit status follows it).
+    #: Every applicable MUST among the clauses checked passed (the exit status is ``exit_status``:
+    #: a baseline or ``--fail-on should`` can make it differ).
     passed: bool = False
     #: Why the kit could not judge the target (set when ``level`` is ``not-judged``).
     not_judged: str | None = None
@@ -217,6 +222,39 @@ class Summary:
     #: Each draft level, lowest first: met or not, and the MUST clauses that failed or could not
     #: be checked, and the SHOULD clauses that did not pass, at that level itself.
     draft_levels: list[dict[str, Any]] = field(default_factory=list)
+    #: The exit policy (``--fail-on``): ``must`` (MUST clauses decide the exit status) or
+    #: ``should`` (SHOULD clauses do too).
+    fail_on: str = "must"
+    #: The clauses that make the run exit 1 under the policy (a baseline waives none of these).
+    blocking: list[str] = field(default_factory=list)
+    #: Unmet clauses a live baseline entry waives: still failed in the verdict, not in the exit status.
+    expected_failures: list[str] = field(default_factory=list)
+    #: The exit status of ``adck run`` for this run (:func:`exit_rule`).
+    exit_status: int = 0
+
+
+#: Exit statuses of ``adck run``: every clause the policy counts passed (or is waived by a
+#: baseline); one did not; the kit could not run or judge.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: ``--fail-on``: the levels whose clauses decide the exit status.
+FAIL_ON = {"must": ("MUST",), "should": ("MUST", "SHOULD")}
+
+
+def exit_rule(judged: list[ClauseResult], *, complete: bool, fail_on: str = "must",
+              waived: frozenset[str] | set[str] = frozenset(), not_judged: bool = False) -> tuple[int, list[str]]:
+    """The exit status of a run, in one place, and the clauses that cause it.
+
+    ``judged`` are the results the verdict speaks of. 2 when the kit could not judge; 1 when the
+    run is incomplete or checked nothing (``complete`` false), or when a clause of a level the
+    policy counts (MUST; with ``--fail-on should`` SHOULD too) is unmet — failed, errored, or left
+    unchecked by a failed prerequisite — and no live baseline entry waives it; else 0. The
+    verdict (``Summary.level``) never depends on this: a waived MUST failure is still a failure.
+    """
+    if not_judged:
+        return EXIT_USAGE, []
+    levels = FAIL_ON[fail_on]
+    blocking = [r.clause for r in judged if r.level in levels and not r.counts_as_met() and r.clause not in waived]
+    return (EXIT_FAILED if blocking or not complete else EXIT_OK), blocking
 
 
 def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[str, ...]], ...]
@@ -257,12 +295,14 @@ def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[st
 def summarize(results: list[ClauseResult], partial: bool = False, completed: bool = True,
               partial_reasons: list[str] | None = None,
               draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = (),
-              declared_level: str | None = None) -> Summary:
+              declared_level: str | None = None, fail_on: str = "must",
+              waived: frozenset[str] | set[str] = frozenset()) -> Summary:
     """The verdict of a run. For a draft with levels of its own (``draft_levels``), the run
     is judged on the clauses up to the highest level met, and the levels above it are reported
     as not met, naming their clauses ("ADP D1 full; D2: 3 MUST failed"). With a level the user
     declared (``declared_level``, ``--level``), it is judged on the clauses up to that level:
-    a MUST of it, or of a level below, that failed makes the run non-conformant."""
+    a MUST of it, or of a level below, that failed makes the run non-conformant. ``fail_on``
+    and ``waived`` (the clauses a baseline expects to fail) decide the exit status only."""
     counts: dict[str, dict[str, int]] = {
         lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
         for lvl in ("MUST", "SHOULD", "MAY")
@@ -310,6 +350,8 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         level = "partial"
     else:
         level = "full" if full else "conformant"
+    status, blocking = exit_rule(results, complete=completed and checked, fail_on=fail_on, waived=waived,
+                                 not_judged=level == "not-judged")
     return Summary(
         conformant=level in ("full", "conformant"),
         level=level,
@@ -323,6 +365,10 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
                     "could not judge the client; fix the adapter and run again" if level == "not-judged" else None),
         draft_level=draft_level,
         draft_levels=level_accounts,
+        fail_on=fail_on,
+        blocking=blocking,
+        expected_failures=[r.clause for r in results if r.clause in waived and not r.counts_as_met()],
+        exit_status=status,
     )
 
 
@@ -342,6 +388,9 @@ class Report:
     coverage: dict[str, int]
     ambiguities: list[dict[str, str]]
     report_version: str = "1"
+    #: The baseline the run was given (``--baseline``): its path and each entry with its status
+    #: (:func:`conformance.reports.baseline.apply`); None without one.
+    baseline: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import jsonschema
 
-from conformance.reports import badge, html, junit, markdown
+from conformance.reports import badge, html, junit, markdown, sarif
 from conformance.reports.model import Report
 from conformance.reports.verdict import cut, draft_level_line, headline  # noqa: F401 - the renderings' shared words
 
 SCHEMA_PATH = Path(__file__).with_name("report.schema.json")
-FORMATS = ("json", "junit", "md", "html", "badge")
+FORMATS = ("json", "junit", "md", "html", "badge", "sarif", "shields")
 
 
 @cache
@@ -54,6 +54,8 @@ _WRITERS: dict[str, tuple[str, Callable[[Report], str]]] = {
     "md": ("report.md", markdown.to_markdown),
     "html": ("report.html", html.to_html),
     "badge": ("badge.svg", badge.to_badge),
+    "shields": ("badge.json", badge.to_endpoint),  # the badge as a shields.io endpoint
+    "sarif": ("report.sarif", sarif.to_sarif),
 }
 
 

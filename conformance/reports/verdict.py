@@ -13,8 +13,17 @@ def headline(report: Report) -> str:
     """The verdict in one line, never claiming more than was checked.
 
     A whole run: ``aiendpoint: full``. A partial run names what it checked
-    (``AIE-3.1-01 passed``) and says it is partial, never ``conformant``.
+    (``AIE-3.1-01 passed``) and says it is partial, never ``conformant``. A baseline never
+    changes the verdict; it adds what it did: ``aiendpoint: non-conformant; 2 failures
+    expected by the baseline``.
     """
+    from conformance.reports.baseline import note
+
+    line = _verdict(report)
+    return f"{line}; {note(report)}" if note(report) else line
+
+
+def _verdict(report: Report) -> str:
     s = report.summary
     draft = report.draft["short"]
     if s.level == "not-judged":
@@ -65,3 +74,19 @@ def readings(report: Report, result) -> list[dict]:
     return [by_id[a] for a in result.ambiguities if a in by_id]
 
 
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 request``, ``2 requests``; ``many`` for irregular plurals (``0 DNS queries``)."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def traffic(report: Report) -> str:
+    """What the run sent or saw, in the words of its target's kind: a client run counts harness
+    steps and the client's own requests (the kit itself sent none, so never "0 requests")."""
+    adapter = report.target.get("adapter")
+    if "dns_queries" in report.target:
+        return f"{plural(report.target['dns_queries'], 'DNS query', 'DNS queries')}, {plural(report.requests_sent, 'HTTP request')}"
+    if adapter:
+        dns = (f", {plural(adapter['client_dns_queries'], 'DNS query', 'DNS queries')}"
+               if "client_dns_queries" in adapter else "")
+        return f"{plural(adapter['steps'], 'harness step')}, {plural(adapter['client_requests'], 'request')} from the client{dns}"
+    return plural(report.requests_sent, "request")

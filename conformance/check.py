@@ -1,0 +1,107 @@
+"""``adck check FILE...``: the document role on files kept in a repository (the pre-commit hook).
+
+Each file's draft comes from its name, the name a publisher gives it:
+
+    .well-known/ai                      aiendpoint (the AI Discovery Document)
+    .well-known/ai-discovery            aidre (the discovery document)
+    aid.json                            aid (the manifest)
+    woa.json                            woa
+    agent-metadata.json, *.adp.json     adp (Agent Metadata, or any ADP object on its own)
+
+``--draft`` names it for a file whose name does not tell. Every draft reads a path target as a
+document on its own (its document role only), so a run is ``api.run(draft, path)``. One line
+per failed clause (``FILE:LINE: error CLAUSE (MUST): what was observed``), the line found as
+SARIF finds it; exit 1 when a MUST failed or could not be checked, 2 when a file's draft
+cannot be told or the kit could not run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance import api
+from conformance.reports import sarif
+from conformance.reports.verdict import cut
+
+#: The file names ``adck check`` (and the pre-commit hook's ``files`` pattern) recognise.
+NAMES = {"aid.json": "aid", "woa.json": "woa", "agent-metadata.json": "adp"}
+WELL_KNOWN = {"ai": "aiendpoint", "ai-discovery": "aidre"}
+
+
+def infer_draft(path: Path) -> str | None:
+    """The draft a file's name says it belongs to, or None."""
+    if path.parent.name == ".well-known" and path.name in WELL_KNOWN:
+        return WELL_KNOWN[path.name]
+    if path.name in NAMES:
+        return NAMES[path.name]
+    if path.name.endswith(".adp.json"):
+        return "adp"
+    return None
+
+
+def _err(message: str) -> None:
+    print(f"adck check: {message}", file=sys.stderr)
+
+
+def check(files: Sequence[str], draft: str | None = None, sarif_path: str | None = None,
+          timeout: float | None = None) -> int:
+    """Check each file; print one line per failure; write SARIF if asked; the exit status."""
+    status = 0
+    reports = []
+    for name in files:
+        path = Path(name)
+        which = draft or infer_draft(path)
+        if which is None:
+            _err(f"{name}: cannot tell the draft from the file name; pass --draft "
+                 "(aiendpoint, aid, woa, aidre, adp)")
+            status = max(status, api.EXIT_USAGE)
+            continue
+        if not path.is_file():
+            _err(f"{name}: not a regular file")
+            status = max(status, api.EXIT_USAGE)
+            continue
+        result = api.run(which, str(path), report_dir=None, quiet=True, timeout=timeout)
+        if result.report is None or result.exit_code == api.EXIT_USAGE:
+            _err(f"{name}: {result.error or 'the run did not produce a report'}")
+            status = max(status, api.EXIT_USAGE)
+            if result.report is None:
+                continue
+        report = result.report
+        reports.append(report)
+        for r in report.results:
+            if r.outcome not in ("fail", "error"):
+                continue
+            kind = "error" if r.level == "MUST" or r.outcome == "error" else "warning"
+            print(f"{name}:{sarif.locate(report, r)}: {kind} {r.clause} ({r.keyword}, {which} "
+                  f"§{r.section}): {cut(' '.join(r.message.split()), 300)}")
+        if result.exit_code == api.EXIT_NONCONFORMANT:
+            unverified = report.summary.must_unverified
+            if unverified:
+                print(f"{name}:1: error {len(unverified)} MUST clause(s) could not be checked: "
+                      f"{', '.join(unverified[:5])}")
+        status = max(status, result.exit_code)
+    if sarif_path:
+        try:
+            _write(Path(sarif_path), sarif.to_sarif_many(reports))
+        except OSError as exc:
+            _err(f"--sarif {sarif_path}: cannot write it ({exc.strerror})")
+            return api.EXIT_USAGE
+    return status
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomically, never through a symlink planted at the name."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,259 @@
+"""``adck compare``: several reports side by side, for a spec author.
+
+Implementations in the columns (each report's target), clauses in the rows (grouped by draft,
+in catalog order), outcomes in the cells. A row is marked where the kit judged the clause by its
+reading of an ambiguity of the draft (the result's ``ambiguities``), and highlighted where the
+implementations disagree: at least one passed and at least one failed (``error``, ``untestable``
+and ``not-applicable`` are no verdict, so they never make a disagreement). Clauses that no
+implementation passed and at least one failed are listed apart: the sentences the drafts may
+need to look at first. A clause a report did not check (another role, another draft) is an
+empty cell, never a pass. Written as ``matrix.html`` (self-contained, every string escaped)
+and ``index.md`` (target text in code spans).
+
+Works on report.json files (dicts), so reports of any kit run, committed or fresh, compare.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from conformance.reports.markdown import _code
+
+_ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
+_JUDGED = ("pass", "fail")
+
+
+@dataclass
+class Column:
+    label: str
+    spec: str
+    draft: str
+    roles: list[str]
+    level: str
+    partial: bool
+    source: str
+
+
+@dataclass
+class Row:
+    draft: str
+    clause: str
+    section: str
+    keyword: str
+    level: str
+    role: str
+    text: str
+    cells: list[str | None] = field(default_factory=list)
+    ambiguities: list[str] = field(default_factory=list)
+
+    @property
+    def disagree(self) -> bool:
+        return all(o in self.cells for o in _JUDGED)
+
+    @property
+    def nobody_passes(self) -> bool:
+        return "pass" not in self.cells and ("fail" in self.cells or "error" in self.cells)
+
+
+@dataclass
+class Matrix:
+    columns: list[Column]
+    rows: list[Row]
+    ambiguities: dict[str, dict[str, str]]  # "draft:AMB-01" -> {id, title, interpretation}
+
+
+class CompareError(ValueError):
+    """A file that is not an adck report.json (the message says which and why)."""
+
+
+def load(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CompareError(f"{path}: cannot read it as JSON ({exc})") from None
+    if not isinstance(data, dict) or not {"draft", "target", "results", "summary"} <= data.keys():
+        raise CompareError(f"{path}: not an adck report.json (write one with `adck run ... --format json`)")
+    return data
+
+
+def build(reports: list[dict[str, Any]], sources: list[str] | None = None) -> Matrix:
+    """The matrix of ``reports`` (report.json dicts), columns in the order given."""
+    sources = sources or [f"report {i + 1}" for i in range(len(reports))]
+    columns: list[Column] = []
+    seen: dict[str, int] = {}
+    for rep, src in zip(reports, sources):
+        label = f"{rep['target'].get('description') or rep['target'].get('spec', '?')}"
+        roles = list(rep.get("roles", []))
+        if roles:
+            label += f" ({', '.join(roles)})"
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            label += f" #{seen[label]}"
+        s = rep["summary"]
+        columns.append(Column(label=label, spec=str(rep["target"].get("spec", "")), draft=rep["draft"]["short"],
+                              roles=roles, level=str(s.get("level", "")), partial=bool(s.get("partial")), source=src))
+    rows: dict[tuple[str, str], Row] = {}
+    ambiguities: dict[str, dict[str, str]] = {}
+    for i, rep in enumerate(reports):
+        draft = rep["draft"]["short"]
+        for a in rep.get("ambiguities", []):
+            ambiguities.setdefault(f"{draft}:{a['id']}", a)
+        for r in rep["results"]:
+            key = (draft, r["clause"])
+            row = rows.get(key)
+            if row is None:
+                row = rows[key] = Row(draft=draft, clause=r["clause"], section=r["section"], keyword=r["keyword"],
+                                      level=r["level"], role=r["role"], text=r["text"],
+                                      cells=[None] * len(reports))
+            row.cells[i] = r["outcome"]
+            for amb in r.get("ambiguities", []):
+                if amb not in row.ambiguities:
+                    row.ambiguities.append(amb)
+    drafts = list(dict.fromkeys(c.draft for c in columns))
+    ordered = sorted(rows.values(), key=lambda r: drafts.index(r.draft))  # stable: catalog order within a draft
+    return Matrix(columns=columns, rows=ordered, ambiguities=ambiguities)
+
+
+# -- Markdown ---------------------------------------------------------------------------------
+
+
+def _cell(outcome: str | None) -> str:
+    return f"{_ICON[outcome]} {outcome}" if outcome in _ICON else "·"
+
+
+def to_markdown(m: Matrix) -> str:
+    lines = ["# adck: implementations compared", "",
+             (f"{len(m.columns)} reports, {len(m.rows)} clauses. Cells: the clause's outcome in that report "
+              "(· the report did not check it: another role or draft, never a pass). "
+              "**≠** implementations disagree (one passed, one failed); ⚑ the kit judged the clause by its "
+              "reading of an ambiguity of the draft (`adck ambiguities DRAFT`)."), "",
+             "| # | implementation | target | draft | roles | verdict | report |", "|---|---|---|---|---|---|---|"]
+    for n, c in enumerate(m.columns, 1):
+        verdict = c.level + (" (partial)" if c.partial and c.level != "partial" else "")
+        lines.append(f"| {n} | {_code(c.label, table=True)} | {_code(c.spec, table=True)} | {c.draft} | "
+                     f"{', '.join(c.roles)} | {verdict} | {_code(c.source, table=True)} |")
+    disagree = [r for r in m.rows if r.disagree]
+    nobody = [r for r in m.rows if r.nobody_passes]
+    lines += ["", f"## Where implementations disagree ({len(disagree)})", ""]
+    lines += [f"- **{r.clause}** (§{r.section}, {r.keyword}): "
+              + ", ".join(f"{n}: {_cell(o)}" for n, o in enumerate(r.cells, 1) if o) for r in disagree] or ["None."]
+    lines += ["", f"## Clauses nobody passes ({len(nobody)})", ""]
+    lines += [f"- **{r.clause}** (§{r.section}, {r.keyword}): {_code(r.text, limit=160)}"
+              + (f" ⚑ {', '.join(r.ambiguities)}" if r.ambiguities else "") for r in nobody] or ["None."]
+    for draft in dict.fromkeys(r.draft for r in m.rows):
+        head = " | ".join(str(n) for n in range(1, len(m.columns) + 1))
+        lines += ["", f"## {draft}", "", f"| clause | § | key word | {head} | |",
+                  "|---|---|---|" + "---|" * len(m.columns) + "---|"]
+        for r in (r for r in m.rows if r.draft == draft):
+            flags = " ".join(x for x in ("**≠**" if r.disagree else "",
+                                         f"⚑ {', '.join(r.ambiguities)}" if r.ambiguities else "") if x)
+            cells = " | ".join(_cell(o) for o in r.cells)
+            lines.append(f"| {r.clause} | {r.section} | {r.keyword} | {cells} | {flags} |")
+    used = sorted({f"{r.draft}:{a}" for r in m.rows for a in r.ambiguities})
+    if used:
+        lines += ["", "## Ambiguities the rows rest on", ""]
+        for key in used:
+            a = m.ambiguities.get(key, {})
+            lines.append(f"- ⚑ **{key}** {_code(a.get('title', ''))}: {_code(a.get('interpretation', ''), limit=300)}")
+    return "\n".join(lines) + "\n"
+
+
+# -- HTML -------------------------------------------------------------------------------------
+
+_CSS = """
+body{font:14px/1.4 system-ui,sans-serif;margin:1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0}
+th,td{border:1px solid #ccc;padding:.2rem .4rem;vertical-align:top}
+thead th{position:sticky;top:0;background:#f4f4f4}
+td.c{text-align:center;white-space:nowrap}
+tr.disagree{background:#fff3cd}
+tr.disagree td:first-child{border-left:4px solid #e0a800}
+.pass{color:#17702a}.fail{color:#b00020;font-weight:bold}.error{color:#8a2be2}
+.untestable{color:#a06000}.not-applicable,.none{color:#999}
+.clause{white-space:nowrap;font-family:monospace}
+.quote{color:#555;font-size:12px;max-width:40rem}
+.amb{font-size:12px;color:#6a4c00}
+.wrap{overflow-x:auto}
+"""
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def to_html(m: Matrix) -> str:
+    h = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">',
+         f"<title>adck: {len(m.columns)} implementations compared</title><style>{_CSS}</style></head><body>",
+         "<h1>adck: implementations compared</h1>",
+         (f"<p>{len(m.columns)} reports, {len(m.rows)} clauses. A cell is the clause's outcome in that report; "
+          "· means the report did not check it (another role or draft), never a pass. Highlighted rows: the "
+          "implementations disagree (one passed, one failed). ⚑: the kit judged the clause by its reading of an "
+          "ambiguity of the draft.</p>"),
+         ('<table><thead><tr><th>#</th><th>implementation</th><th>target</th><th>draft</th><th>verdict</th>'
+          "<th>report</th></tr></thead><tbody>")]
+    for n, c in enumerate(m.columns, 1):
+        verdict = c.level + (" (partial)" if c.partial and c.level != "partial" else "")
+        h.append(f"<tr><td>{n}</td><td>{_e(c.label)}</td><td><code>{_e(c.spec)}</code></td><td>{_e(c.draft)}</td>"
+                 f"<td>{_e(verdict)}</td><td><code>{_e(c.source)}</code></td></tr>")
+    h.append("</tbody></table>")
+    nobody = [r for r in m.rows if r.nobody_passes]
+    h.append(f'<h2 id="nobody">Clauses nobody passes ({len(nobody)})</h2><ul>')
+    h += [f'<li><a href="#{_e(r.draft)}-{_e(r.clause)}" class="clause">{_e(r.clause)}</a> '
+          f"§{_e(r.section)} {_e(r.keyword)}: <span class=\"quote\">{_e(r.text)}</span></li>" for r in nobody]
+    h.append("</ul>" if nobody else "<li>None.</li></ul>")
+    disagree = [r for r in m.rows if r.disagree]
+    h.append(f'<h2 id="disagree">Where implementations disagree ({len(disagree)}, highlighted below)</h2><ul>')
+    h += [f'<li><a href="#{_e(r.draft)}-{_e(r.clause)}" class="clause">{_e(r.clause)}</a> §{_e(r.section)} '
+          f"{_e(r.keyword)}: " + ", ".join(f"{n}: {_e(_cell(o))}" for n, o in enumerate(r.cells, 1) if o) + "</li>"
+          for r in disagree]
+    h.append("</ul>" if disagree else "<li>None.</li></ul>")
+    for draft in dict.fromkeys(r.draft for r in m.rows):
+        h.append(f'<h2>{_e(draft)}</h2><div class="wrap"><table><thead><tr><th>clause</th><th>§</th><th>key word</th>')
+        h += [f'<th title="{_e(c.label)}">{n}</th>' for n, c in enumerate(m.columns, 1)]
+        h.append("<th>the draft</th></tr></thead><tbody>")
+        for r in (r for r in m.rows if r.draft == draft):
+            cls = ' class="disagree"' if r.disagree else ""
+            cells = "".join(f'<td class="c {_e(o or "none")}" title="{_e(m.columns[i].label)}">{_e(_cell(o))}</td>'
+                            for i, o in enumerate(r.cells))
+            amb = (f'<div class="amb">⚑ {_e(", ".join(r.ambiguities))}</div>' if r.ambiguities else "")
+            mark = " ≠" if r.disagree else ""
+            h.append(f'<tr id="{_e(r.draft)}-{_e(r.clause)}"{cls}><td class="clause">{_e(r.clause)}{mark}</td>'
+                     f"<td>{_e(r.section)}</td><td>{_e(r.keyword)}</td>{cells}"
+                     f'<td class="quote">{_e(r.text)}{amb}</td></tr>')
+        h.append("</tbody></table></div>")
+    used = sorted({f"{r.draft}:{a}" for r in m.rows for a in r.ambiguities})
+    if used:
+        h.append("<h2>Ambiguities the rows rest on</h2><dl>")
+        for key in used:
+            a = m.ambiguities.get(key, {})
+            h.append(f"<dt>⚑ {_e(key)} {_e(a.get('title', ''))}</dt><dd>{_e(a.get('interpretation', ''))}</dd>")
+        h.append("</dl>")
+    h.append("</body></html>")
+    return "\n".join(h) + "\n"
+
+
+def write(m: Matrix, folder: Path) -> list[Path]:
+    """``index.md`` and ``matrix.html`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, text in (("index.md", to_markdown(m)), ("matrix.html", to_html(m))):
+        path = folder / name
+        if path.is_symlink():
+            path.unlink()
+        path.write_text(text, "utf-8")
+        out.append(path)
+    return out
+
+
+def compare(paths: list[str], folder: str) -> list[Path]:
+    """Load the report.json files, build the matrix, write it; CompareError for a bad file."""
+    if not paths:
+        raise CompareError("name at least one report.json (adck compare reports/*/report.json)")
+    reports = [load(Path(p)) for p in paths]
+    return write(build(reports, sources=list(paths)), Path(folder))

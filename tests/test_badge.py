@@ -1,0 +1,99 @@
+"""The badges say what was checked: draft and revision, roles, verdict (the draft's own level for
+ADP), day; a partial run is grey and says partial. Built from Report objects, no run."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conformance.reports import badge, render
+from conformance.reports.model import ClauseResult, Report, summarize
+
+_ADP = "draft-xu-efficient-agent-discovery-profile-00"
+_LEVELS = (("D0", ("A", "B")), ("D1", ("C",)), ("D2", ("D",)))
+
+
+def _r(cid: str, outcome: str, level: str = "MUST") -> ClauseResult:
+    return ClauseResult(clause=cid, section="4.1", level=level, keyword=level, role="service", text="t",
+                        outcome=outcome, message="", untestable_reason="prerequisite" if outcome == "untestable" else None)
+
+
+def _report(results, *, short="aiendpoint", draft_id="draft-aiendpoint-ai-discovery-00",
+            roles=("publisher", "document"), partial=False, levels=()) -> Report:
+    reasons = ["--clause AIE-3.1-01"] if partial else []
+    return Report(kit={"name": "adck", "version": "0"}, draft={"short": short, "id": draft_id, "title": "t"},
+                  target={"spec": "builtin"}, roles=list(roles), seed=1, requests_sent=2,
+                  started_at="2026-11-23T19:10:10+00:00", duration_s=1.0, command="adck run",
+                  summary=summarize(results, partial_reasons=reasons, draft_levels=levels),
+                  results=results, coverage={}, ambiguities=[])
+
+
+def _svg_text(svg: str) -> str:
+    """The words the SVG shows (its <text> elements), and the fill of the message's box."""
+    return " | ".join(dict.fromkeys(re.findall(r"<text[^>]*>([^<]*)</text>", svg)))
+
+
+def test_a_full_run_names_draft_revision_roles_and_day() -> None:
+    report = _report([_r("A", "pass"), _r("B", "pass", "SHOULD")])
+    label, message, color = badge.parts(report)
+    assert (label, color) == ("adck aiendpoint-00", "brightgreen")
+    assert message == "full · publisher, document · 2026-11-23"
+    shown = _svg_text(badge.to_badge(report))
+    assert "adck aiendpoint-00" in shown and "full · publisher, document · 2026-11-23" in shown
+    assert badge.SVG_COLOR["brightgreen"] in badge.to_badge(report)
+
+
+def test_a_non_conformant_run_is_red() -> None:
+    report = _report([_r("A", "fail"), _r("B", "pass")])
+    _, message, color = badge.parts(report)
+    assert message.startswith("non-conformant · ") and color == "red"
+    assert badge.SVG_COLOR["red"] in badge.to_badge(report)
+
+
+def test_a_partial_run_is_grey_and_says_partial() -> None:
+    report = _report([_r("A", "pass")], partial=True)
+    assert report.summary.partial and report.summary.level == "partial"
+    _, message, color = badge.parts(report)
+    assert message.startswith("partial · ") and color == "lightgrey"
+    svg = badge.to_badge(report)
+    assert "partial" in _svg_text(svg) and badge.SVG_COLOR["lightgrey"] in svg
+    for claim in ("full", "conformant"):
+        assert not re.search(rf"(?<!non-){claim}", _svg_text(svg)), f"a partial run's badge claims {claim}"
+
+
+def test_a_partial_run_that_saw_a_must_fail_says_both() -> None:
+    """A failed MUST proves non-conformance even in a partial run: it says so, and partial, in grey."""
+    _, message, color = badge.parts(_report([_r("A", "fail")], partial=True))
+    assert message.startswith("non-conformant (partial run)") and color == "lightgrey"
+
+
+@pytest.mark.parametrize(("outcomes", "words"), [
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "fail"}, "D1 full"),
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass"}, "D2 full"),
+    ({"A": "pass", "B": "fail", "C": "pass", "D": "pass"}, "non-conformant"),
+])
+def test_adp_names_the_level_met(outcomes: dict, words: str) -> None:
+    results = [_r(c, o) for c, o in outcomes.items()]
+    report = _report(results, short="adp", draft_id=_ADP, roles=("service", "document"), levels=_LEVELS)
+    label, message, _ = badge.parts(report)
+    assert label == "adck adp-00"
+    assert message == f"{words} · service, document · 2026-11-23"
+
+
+@pytest.mark.parametrize(("short", "draft_id", "tag"), [
+    ("adp", _ADP, "adp-00"), ("woa", "draft-gaikwad-woa-03", "woa-03"),
+    ("aid", "aid-v1-2025-06-19", "aid v1"), ("x", "something", "x"),
+])
+def test_the_draft_tag_is_short_and_keeps_the_revision(short: str, draft_id: str, tag: str) -> None:
+    assert badge.draft_tag(_report([_r("A", "pass")], short=short, draft_id=draft_id)) == tag
+
+
+def test_the_shields_endpoint_json_says_the_same(tmp_path) -> None:
+    report = _report([_r("A", "pass")], partial=True)
+    written = render.write(report, tmp_path, ["badge", "shields"])
+    assert [p.name for p in written] == ["badge.svg", "badge.json"]
+    data = json.loads((tmp_path / "badge.json").read_text("utf-8"))
+    assert data == {"schemaVersion": 1, "label": "adck aiendpoint-00",
+                    "message": "partial · publisher, document · 2026-11-23", "color": "lightgrey"}
