@@ -17,14 +17,12 @@ cannot be told or the kit could not run.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from conformance import api
-from conformance.reports import sarif
+from conformance.reports import render, sarif
 from conformance.reports.verdict import cut
 
 #: The file names ``adck check`` (and the pre-commit hook's ``files`` pattern) recognise.
@@ -86,22 +84,10 @@ def check(files: Sequence[str], draft: str | None = None, sarif_path: str | None
         status = max(status, result.exit_code)
     if sarif_path:
         try:
-            _write(Path(sarif_path), sarif.to_sarif_many(reports))
+            render.write_file(Path(sarif_path), sarif.to_sarif_many(reports))
         except OSError as exc:
             _err(f"--sarif {sarif_path}: cannot write it ({exc.strerror})")
             return api.EXIT_USAGE
     return status
 
 
-def _write(path: Path, text: str) -> None:
-    """Atomically, never through a symlink planted at the name."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -277,7 +277,9 @@ def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
         _fail(f"-o {out}: exists (its reasons would be lost); pass --force to overwrite it, or another name")
         return api.EXIT_USAGE
     try:
-        out.write_text(text, "utf-8")
+        from conformance.reports.render import write_file
+
+        write_file(out, text)
     except OSError as exc:
         _fail(f"-o {out}: cannot write it ({exc.strerror})")
         return api.EXIT_USAGE

@@ -240,15 +240,9 @@ def to_html(m: Matrix) -> str:
 
 def write(m: Matrix, folder: Path) -> list[Path]:
     """``index.md`` and ``matrix.html`` in ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name, text in (("index.md", to_markdown(m)), ("matrix.html", to_html(m))):
-        path = folder / name
-        if path.is_symlink():
-            path.unlink()
-        path.write_text(text, "utf-8")
-        out.append(path)
-    return out
+    from conformance.reports.render import write_file
+
+    return [write_file(folder / name, text) for name, text in (("index.md", to_markdown(m)), ("matrix.html", to_html(m)))]
 
 
 def compare(paths: list[str], folder: str) -> list[Path]:

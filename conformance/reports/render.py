@@ -80,16 +80,22 @@ def write(report: Report, folder: Path, formats: list[str]) -> list[Path]:
     written = []
     for fmt in formats:
         name, render = _WRITERS[fmt]
-        path = folder / name
-        data = render(report).encode("utf-8")
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        written.append(path)
+        written.append(write_file(folder / name, render(report)))
     return written
+
+
+def write_file(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` atomically: a temporary file beside it, renamed over the name,
+    which replaces a symlink planted there instead of writing through it. Every file the kit
+    writes (reports, SARIF, comparisons, baselines) goes through here."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(text.encode("utf-8"))
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
