@@ -27,8 +27,8 @@ from conformance.reports import render
 from tests.hostile import gone
 from tests.hostile.attacks import ATTACKS, GHP, SECRET
 
-FORMATS = "json,junit,md,html,badge"
-FILES = ("report.json", "junit.xml", "report.md", "report.html", "badge.svg")
+FORMATS = ",".join(render.FORMATS)  # every format the kit writes
+FILES = tuple(name for name, _ in render._WRITERS.values())
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
@@ -56,6 +56,8 @@ def test_the_kit_survives(name: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     jsonschema.Draft202012Validator(render.schema()).validate(data)
     ET.fromstring(texts["junit.xml"].encode("utf-8"))
     ET.fromstring(texts["badge.svg"].encode("utf-8"))
+    for file in ("badge.json", "report.sarif"):
+        json.loads(texts[file], parse_constant=lambda c, file=file: pytest.fail(f"{file} holds {c}"))
     assert "full" not in texts["badge.svg"] or data["summary"]["level"] == "full"
 
     html = MarkdownIt("commonmark").enable("table").render(texts["report.md"])
