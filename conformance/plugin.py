@@ -712,5 +712,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     tr.write_line(terminal.line(terminal.verdict_line(report)))
     for note in terminal.notes(report):
         tr.write_line(note)
+    from conformance.reports import baseline
+
+    for line in baseline.lines(report):
+        tr.write_line(terminal.line(line))
     for path in state.written:
         tr.write_line(f"report: {terminal.line(path)}")
