@@ -137,3 +137,23 @@ def test_a_must_above_the_draft_level_judged_is_not_a_failure() -> None:
     suite, cases = _cases(to_junit(report))
     assert _kind(cases["E"]) == "skipped" and suite.get("failures") == "0"
     assert cases["E"].find("skipped").get("message").startswith("MUST failed (above the draft level the verdict judges)")
+
+
+def test_a_run_that_exits_1_with_no_failed_clause_has_a_failing_case() -> None:
+    """Exit 1 because MUST clauses went unchecked (a failed prerequisite, the budget, the deadline)
+    while no clause was seen to fail: the dashboard must not be green while the job is red."""
+    results = [_r("M-PASS", "MUST", "pass"), _r("M-UNCH", "MUST", "untestable", "prerequisite")]
+    report = Report(kit={"name": "adck", "version": "0"}, draft={"short": "aiendpoint", "id": "d", "title": "t"},
+                    target={"spec": "builtin:x"}, roles=["publisher"], seed=1, requests_sent=0, started_at="",
+                    duration_s=0.5, command="adck run", summary=summarize(results), results=results,
+                    coverage={}, ambiguities=[])
+    assert report.summary.exit_status == 1
+    suite = ET.fromstring(to_junit(report).encode("utf-8"))
+    failures = [c for c in suite.iter("testcase") if c.find("failure") is not None]
+    assert [c.get("classname") for c in failures] == ["aiendpoint.verdict"]
+    assert "M-UNCH" in failures[0].find("failure").get("message")
+    assert suite.get("failures") == "1" and suite.get("tests") == "3"
+    # and a run that passes gets no such case
+    ok = [_r("M-PASS", "MUST", "pass")]
+    passing = Report(**{**report.__dict__, "summary": summarize(ok), "results": ok})
+    assert ".verdict" not in to_junit(passing)

@@ -81,6 +81,23 @@ def _case(suite: ET.Element, report: Report, r: ClauseResult, counts: set[str]) 
     return None
 
 
+def _verdict_case(suite: ET.Element, report: Report) -> str:
+    """One case for the run itself, when it exits 1 and no clause's case failed: MUST clauses a
+    failed prerequisite, the request budget or the run's deadline left unchecked (skipped cases,
+    since nothing was seen to fail), or a run that did not finish. Without it the dashboard
+    would be green while the job is red."""
+    s = report.summary
+    unchecked = [c for c in s.blocking if c in {r.clause for r in report.results if r.outcome in
+                                                 ("untestable", "not-applicable")}]
+    why = (f"{len(unchecked)} MUST clause(s) could not be checked, and a MUST that was not checked "
+           f"is never a pass: {', '.join(unchecked)}" if unchecked else "the run did not finish")
+    case = ET.SubElement(suite, "testcase", {"classname": f"{report.draft['short']}.verdict",
+                                             "name": "the run's verdict (exit status 1)"})
+    ET.SubElement(case, "failure", {"message": cut(f"{headline(report)}: {why}", 500),
+                                    "type": "verdict"}).text = why
+    return "failure"
+
+
 def to_junit(report: Report) -> str:
     results = report.results
     suite = ET.Element("testsuite", {"name": f"adck.{report.draft['short']}", "tests": str(len(results))})
@@ -96,10 +113,13 @@ def to_junit(report: Report) -> str:
         ET.SubElement(props, "property", {"name": k, "value": v})
     counts = set(FAIL_ON[s.fail_on])
     written = [_case(suite, report, r, counts) for r in results]
+    if s.exit_status == 1 and not {"failure", "error"} & set(written):
+        written.append(_verdict_case(suite, report))
     # the suite's counts are those of the cases, so a dashboard's totals add up
     suite.set("failures", str(written.count("failure")))
     suite.set("errors", str(written.count("error")))
     suite.set("skipped", str(written.count("skipped")))
+    suite.set("tests", str(len(written)))
     suite.set("time", f"{report.duration_s:.3f}")
     ET.indent(suite)
     return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
