@@ -17,16 +17,11 @@ from conformance.reports.model import Report
 
 #: GitHub's limit on one step's summary.
 LIMIT = 1024 * 1024
-_ALL_CLAUSES = "\n## All clauses\n"
 
 
 def summary(report: Report) -> str:
     """report.md up to its table of every clause."""
-    text = markdown.to_markdown(report)
-    head, sep, _ = text.partition(_ALL_CLAUSES)
-    if sep:
-        text = head.rstrip("\n") + "\n\nEvery clause's outcome: report.md and report.json in the run's reports.\n"
-    return text
+    return markdown.to_markdown(report, every_clause=False)
 
 
 def capped(text: str, room: int) -> str:

@@ -32,7 +32,8 @@ def _block(value: str) -> list[str]:
     return [fence + "text", *value.splitlines(), fence]
 
 
-def to_markdown(report: Report) -> str:
+def to_markdown(report: Report, every_clause: bool = True) -> str:
+    """report.md; ``every_clause=False`` leaves out the table of every clause (a job summary)."""
     s = report.summary
     lines = [
         f"# adck: {report.draft['short']} — **{draft_level_line(report) if s.draft_levels and not s.partial else s.level}**",
@@ -80,6 +81,8 @@ def to_markdown(report: Report) -> str:
                 lines.append(f"- … {len(r.evidence) - 7} more in report.json" if ev is None
                              else f"- {_code(evidence_line(ev))}")
             lines.append("")
+    if not every_clause:
+        return "\n".join([*lines, "", "Every clause's outcome: report.md and report.json in the run's reports."]) + "\n"
     lines += ["", "## All clauses", "", "| clause | § | level | outcome | note |", "|---|---|---|---|---|"]
     for r in report.results:
         note = _code(r.message, limit=120, table=True)
