@@ -140,6 +140,7 @@ def test_agent_reports_carry_no_credentials(tmp_path: Path) -> None:
 TLS_CLAUSES = {"AIE-6.4-04", "AIE-6.4-05"}
 
 
+@pytest.mark.mutants
 @pytest.mark.parametrize("target", ["builtin", "builtin:three-redirects", "builtin:follows-https-to-http",
                                     "builtin:ignores-cache-headers", "builtin:keeps-http-authority"])
 def test_respx_world_gives_the_socket_world_verdicts(target: str) -> None:
