@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from conformance.adp._service_fixtures import Probe, reached
 from conformance.adp.test_5_2_service_hard_filters import judge_reporting
-from conformance.adp.test_7_8_service_federation import federated, views
+from conformance.adp.test_7_8_service_federation import (
+    federated,
+    judge_members_kept,
+    views,
+)
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
 #: Requests without include_evidence, at the default, summary and full detail (minimal asks for
@@ -70,23 +74,4 @@ def test_10_federation_preserves_origin_and_signature(service: Probe) -> None:
     ids = federated(pairs)
     if not ids:
         not_applicable("no candidate carries provenance: the service shows no federated result (AMB-44)")
-    problems, judged = [], 0
-    for agent_id in sorted(i for i in ids if isinstance(i, str)):
-        got = service.get_agent(agent_id)
-        metadata = got.value if got.ok and isinstance(got.value, dict) else None
-        if metadata is None:
-            continue
-        kept = {k: metadata[k] for k in ("origin_service", "origin_authority", "origin_signature") if k in metadata}
-        for label, answer in pairs:
-            for c in answer.candidates:
-                if c.get("id") != agent_id:
-                    continue
-                judged += 1
-                lost = {k: c.get(k, "(absent)") for k, v in kept.items() if c.get(k) != v}
-                if lost:
-                    problems.append(f"candidate {agent_id!r} at detail {label} has {lost} where its metadata has "
-                                    f"{ {k: kept[k] for k in lost} }")
-    if not judged:
-        untestable("no federated candidate's metadata could be read (GET of its id)")
-    if problems:
-        violation("; ".join(problems[:4]))
+    judge_members_kept(service, pairs, ids, ("origin_service", "origin_authority", "origin_signature"))

@@ -28,6 +28,35 @@ def federated(pairs: list[tuple[str, Answer]]) -> set:
     return {c.get("id") for _, a in pairs for c in a.candidates if any(k in c for k in PROVENANCE)}
 
 
+def judge_members_kept(service: Probe, pairs: list[tuple[str, Answer]], ids: set, members: tuple[str, ...],
+                       skip: tuple[str, ...] = ()) -> None:
+    """Each federated agent's ``members`` (as its metadata, GET {base}/agents/{id}, holds them)
+    are in every candidate of it with the same values, at each detail but those in ``skip``;
+    untestable when no federated agent's metadata could be read."""
+    problems, judged = [], 0
+    for agent_id in sorted(i for i in ids if isinstance(i, str)):
+        got = service.get_agent(agent_id)
+        metadata = got.value if got.ok and isinstance(got.value, dict) else None
+        if metadata is None:
+            continue
+        kept = {k: metadata[k] for k in members if k in metadata}
+        for label, answer in pairs:
+            if label in skip:
+                continue
+            for c in answer.candidates:
+                if c.get("id") != agent_id:
+                    continue
+                judged += 1
+                lost = {k: c.get(k, "(absent)") for k, v in kept.items() if c.get(k) != v}
+                if lost:
+                    problems.append(f"candidate {agent_id!r} at detail {label} has {lost} where its metadata has "
+                                    f"{ {k: kept[k] for k in lost} }")
+    if not judged:
+        untestable("no federated candidate's metadata could be read (GET of its id)")
+    if problems:
+        violation("; ".join(problems[:4]))
+
+
 @clause("ADP-7.8-02")
 def test_7_8_federated_results_carry_provenance(service: Probe) -> None:
     """Federated results MUST include provenance sufficient for a client or local policy engine
@@ -68,26 +97,5 @@ def test_7_8_federation_keeps_trust_information(service: Probe) -> None:
     ids = federated(pairs)
     if not ids:
         not_applicable("no candidate carries provenance: the service shows no federated result (AMB-44)")
-    problems, judged = [], 0
-    for agent_id in sorted(i for i in ids if isinstance(i, str)):
-        got = service.get_agent(agent_id)
-        metadata = got.value if got.ok and isinstance(got.value, dict) else None
-        if metadata is None:
-            continue
-        needed = {k: metadata[k] for k in ("credential_refs", "redacted") if k in metadata}
-        for label, answer in pairs:
-            if label == "minimal":
-                continue
-            for c in answer.candidates:
-                if c.get("id") != agent_id:
-                    continue
-                judged += 1
-                lost = {k: c.get(k, "(absent)") for k, v in needed.items() if c.get(k) != v}
-                if lost:
-                    problems.append(f"candidate {agent_id!r} at detail {label} has {lost} where its metadata has "
-                                    f"{ {k: needed[k] for k in lost} }")
-    if not judged:
-        untestable("no federated candidate's metadata could be read (GET of its id)")
-    if problems:
-        violation("; ".join(problems[:4]))
+    judge_members_kept(service, pairs, ids, ("credential_refs", "redacted"), skip=("minimal",))
 
