@@ -40,6 +40,10 @@ PROVENANCE = ("origin_service", "origin_authority", "origin_signature", "receive
 STATUS_OF = {"invalid_request": (400, 422), "unsupported_filter": (400, 422), "unauthorized": (401,),
              "forbidden": (403,), "not_found": (404, 410), "conflict": (409,), "stale_metadata": (409, 410),
              "rate_limited": (429, 503)}
+#: The draft's 5.4 request (detail summary) with include_evidence.
+EVIDENCE_REQUEST = {"query": "Find an agent for onboarding validation and API setup.", "required_tags": ["hr"],
+                    "preferred_tags": ["onboarding", "api-automation"], "protocols": ["https"], "limit": 10,
+                    "detail": "summary", "include_evidence": True}
 #: The request that lists the whole catalogue the service will show (limit 50, full detail).
 CATALOG = {"query": "find an agent for a task", "limit": 50, "detail": "full"}
 
@@ -212,6 +216,11 @@ class Service:
         }
         value.update(extra)
         return {k: v for k, v in value.items() if v is not None}
+
+    def evidence_requests(self) -> list[dict]:
+        """The seed's generated requests that ask include_evidence, and the draft's 5.4 request
+        (detail summary) asking it too: the requests whose answers must show evidence."""
+        return [*(b for b in self.generated_requests() if b.get("include_evidence")), EVIDENCE_REQUEST]
 
     def generated_requests(self) -> list[dict]:
         """Discovery Requests drawn from the run's seed over the tags and protocols the catalogue

@@ -210,6 +210,8 @@ def stamp(moment: datetime) -> str:
 
 
 def parse_time(value: Any) -> datetime | None:
+    # The reference service keeps its own parser rather than the suite's (_service_fixtures):
+    # an implementation that borrowed the judge's code could not show the judge's mistakes.
     if not isinstance(value, str):
         return None
     try:

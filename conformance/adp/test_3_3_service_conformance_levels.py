@@ -64,10 +64,7 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe) -> None:
     components when requested. |: with include_evidence true (the only way to request them,
     AMB-08), every candidate carries matching evidence (matched_tags or matched_examples), a
     freshness object and a score_components object."""
-    bodies = [b for b in service.generated_requests() if b.get("include_evidence")]
-    bodies.append({"query": "Find an agent for onboarding validation and API setup.", "required_tags": ["hr"],
-                   "preferred_tags": ["onboarding", "api-automation"], "protocols": ["https"], "limit": 10,
-                   "detail": "summary", "include_evidence": True})
+    bodies = service.evidence_requests()
     problems, judged = [], 0
     for body in bodies:
         answer = service.discover(body)

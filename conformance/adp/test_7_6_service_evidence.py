@@ -17,10 +17,7 @@ def test_7_6_evidence_when_requested(service: Probe) -> None:
     include_evidence (detail full) and to the draft's 5.4 request (detail summary) has a non-empty
     applied_filters or a candidate carrying matched_tags, matched_examples, score_components or
     freshness (AMB-08)."""
-    bodies = [b for b in service.generated_requests() if b.get("include_evidence")]
-    bodies.append({"query": "Find an agent for onboarding validation and API setup.", "required_tags": ["hr"],
-                   "preferred_tags": ["onboarding", "api-automation"], "protocols": ["https"], "limit": 10,
-                   "detail": "summary", "include_evidence": True})
+    bodies = service.evidence_requests()
     problems, judged = [], 0
     for body in bodies:
         answer = service.discover(body)
