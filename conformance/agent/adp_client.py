@@ -26,6 +26,7 @@ Each decision is one small method, so that a broken variant
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit
@@ -89,25 +90,40 @@ class ReferenceAdpClient:
     # ------------------------------------------------------------------ the whole choice
 
     def discover(self, need: Need) -> Chosen:
-        refused: list[dict] = []
         errors: list[str] = []
-        for base in need.services:
-            try:
-                candidates = self.candidates_of(base, need)
-            except LookupError as why:
-                errors.append(f"{base}: {why}")
-                continue
-            for candidate in self.order(candidates):
-                reason, binding = self.check(candidate, need.policy)
-                if binding is None:
-                    refused.append({"id": str(candidate.get("id")), "reason": reason})
+
+        def offered() -> Iterator[tuple[str, dict]]:
+            # one service at a time, in the caller's order: the next is asked only when no
+            # candidate of this one was acceptable
+            for base in need.services:
+                try:
+                    candidates = self.candidates_of(base, need)
+                except LookupError as why:
+                    errors.append(f"{base}: {why}")
                     continue
-                return Chosen("selected", candidate=str(candidate["id"]), service=base,
-                              invocation={"protocol": binding.get("protocol"), "endpoint": binding.get("endpoint")},
-                              refused=refused)
-        if errors and not refused:
-            return Chosen("error", refused=refused, error_kind="discovery", messages=errors)
-        return Chosen("none", refused=refused, messages=errors)
+                for candidate in self.order(candidates):
+                    yield base, candidate
+
+        chosen = self.select(offered(), need)
+        if chosen.outcome == "selected":
+            return chosen
+        if errors and not chosen.refused:
+            return Chosen("error", refused=chosen.refused, error_kind="discovery", messages=errors)
+        return Chosen("none", refused=chosen.refused, messages=errors)
+
+    def select(self, offered: Iterable[tuple[str, dict]], need: Need) -> Chosen:
+        """The first (service, candidate) offered that passes the checks before invoking (4.5,
+        10), with each refused one and why; ``none`` when every one was refused."""
+        refused: list[dict] = []
+        for base, candidate in offered:
+            reason, binding = self.check(candidate, need.policy)
+            if binding is None:
+                refused.append({"id": str(candidate.get("id")), "reason": reason})
+                continue
+            return Chosen("selected", candidate=str(candidate["id"]), service=base,
+                          invocation={"protocol": binding.get("protocol"), "endpoint": binding.get("endpoint")},
+                          refused=refused)
+        return Chosen("none", refused=refused)
 
     # ------------------------------------------------------------------ reaching a service (3.3)
 

@@ -25,16 +25,7 @@ class _Pooling(ReferenceAdpClient):
                 pools.append((base, self.order(self.candidates_of(base, need))))
             except LookupError:
                 continue
-        refused = []
-        for base, candidate in self.pick(pools):
-            reason, binding = self.check(candidate, need.policy)
-            if binding is None:
-                refused.append({"id": str(candidate.get("id")), "reason": reason})
-                continue
-            return Chosen("selected", candidate=str(candidate["id"]), service=base,
-                          invocation={"protocol": binding.get("protocol"), "endpoint": binding.get("endpoint")},
-                          refused=refused)
-        return Chosen("none", refused=refused)
+        return self.select(self.pick(pools), need)
 
 
 class MergesByRawScore(_Pooling):
