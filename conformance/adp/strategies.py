@@ -18,12 +18,22 @@ from __future__ import annotations
 import copy
 import json
 import string
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance.adp._kinds import (BINDING_FIELDS, CANDIDATE_FIELDS, ERROR_FIELDS, EXAMPLE_FIELDS,
-                                    METADATA_FIELDS, REQUEST_FIELDS, RESPONSE_FIELDS)
+from conformance.adp._kinds import (
+    BINDING_FIELDS,
+    CANDIDATE_FIELDS,
+    ERROR_FIELDS,
+    EXAMPLE_FIELDS,
+    METADATA_FIELDS,
+    REQUEST_FIELDS,
+    RESPONSE_FIELDS,
+)
+from conformance.json_values import ANY_JSON, text
+from conformance.json_values import words as _words
 
 Json = Any
 Doc = dict[str, Any]
@@ -33,22 +43,6 @@ ByteMutation = Callable[[Doc], st.SearchStrategy[bytes]]
 _ALL_FIELDS = {n.casefold() for n in METADATA_FIELDS + REQUEST_FIELDS + RESPONSE_FIELDS + ERROR_FIELDS
                + EXAMPLE_FIELDS + BINDING_FIELDS + CANDIDATE_FIELDS}
 
-_NOTABLE = "éüßøñçЖжλ中文日本語한국어עבריתالعربية\u0301\u200d\u00a0🙂😀𝄞𠜎𝒜"
-_CHARS = st.one_of(st.characters(codec="utf-8"), st.sampled_from(_NOTABLE))
-
-
-def text(lo: int = 0, hi: int = 24) -> st.SearchStrategy[str]:
-    return st.text(_CHARS, min_size=lo, max_size=hi)
-
-
-def _words(*words: str) -> st.SearchStrategy[str]:
-    return st.sampled_from(words)
-
-
-_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63),
-                    st.floats(allow_nan=False, allow_infinity=False), text())
-ANY_JSON = st.recursive(_SCALAR, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(text(0, 8), inner, max_size=3)), max_leaves=6)
 ANY_OBJECT = st.dictionaries(text(0, 10), ANY_JSON, max_size=4)
 
 _LABEL = st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=10)

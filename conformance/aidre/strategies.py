@@ -11,9 +11,14 @@ from __future__ import annotations
 import copy
 import json
 import string
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
+
+from conformance.json_values import ANY_JSON, text
+from conformance.json_values import SCALAR as _SCALAR
+from conformance.json_values import words as _words
 
 Json = Any
 Doc = dict[str, Any]
@@ -25,23 +30,6 @@ SPACE_SHOULD = ("normalized", "provider", "model", "revision")
 TOP_LEVEL = ("version", "service", "organization", "endpoints", "capabilities", "embedding_spaces", "auth")
 CAPABILITIES = ("query_text", "query_vector", "return_text", "return_semantic_payload", "return_vectors", "delta_sync")
 
-_NOTABLE = "éüßøñçЖжλ中文日本語한국어עבריתالعربية\u0301\u200d\u00a0🙂😀𝄞𠜎𝒜"
-_CHARS = st.one_of(st.characters(codec="utf-8"), st.sampled_from(_NOTABLE))
-
-
-def text(lo: int = 0, hi: int = 24) -> st.SearchStrategy[str]:
-    return st.text(_CHARS, min_size=lo, max_size=hi)
-
-
-def _words(*words: str) -> st.SearchStrategy[str]:
-    return st.sampled_from(words)
-
-
-_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-(2**63), 2**63),
-                    st.floats(allow_nan=False, allow_infinity=False), text())
-#: Any JSON value: the draft states no type for version, id, dimensions, distance (AMB-09, AMB-10).
-ANY_JSON = st.recursive(_SCALAR, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(text(0, 8), inner, max_size=3)), max_leaves=6)
 
 _LABEL = st.text(string.ascii_lowercase + string.digits, min_size=1, max_size=10)
 
