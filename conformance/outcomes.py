@@ -10,7 +10,9 @@ counted as a pass.
 
 from __future__ import annotations
 
-from typing import Callable, NoReturn, TypeVar
+from collections import Counter
+from contextvars import ContextVar
+from typing import Any, Callable, Iterable, NoReturn, TypeVar
 
 import pytest
 
@@ -32,7 +34,19 @@ def clause(clause_id: str) -> Callable[[F], F]:
 
 
 class ClauseViolation(AssertionError):
-    """The target violates the clause; the message says what was observed."""
+    """The target violates the clause; the message says what was observed.
+
+    ``readings`` are the ids of the draft's ambiguities (``profiles/DRAFT/ambiguities*.toml``)
+    whose reading this conclusion rests on; the reports print those readings beside the failure.
+    ``evidence`` is the report evidence of the failing case(s) when the test could tell it apart
+    from the rest of its exchanges (:func:`each_case` does); None means the test cannot tell,
+    and the report shows every exchange of the test."""
+
+    def __init__(self, observed: str = "", readings: Iterable[str] = (),
+                 evidence: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(observed)
+        self.readings = tuple(dict.fromkeys(readings))
+        self.evidence = evidence
 
 
 class NotApplicable(pytest.skip.Exception):  # type: ignore[misc,name-defined]
@@ -43,11 +57,14 @@ class Untestable(pytest.skip.Exception):  # type: ignore[misc,name-defined]
     """The clause could not be checked because something it depends on failed."""
 
 
-def violation(observed: str) -> NoReturn:
+def violation(observed: str, *, readings: Iterable[str] = ()) -> NoReturn:
     """Fail the bound clause, saying what was observed (never what was expected: the
-    report quotes the clause for that)."""
+    report quotes the clause for that). ``readings`` names the ambiguities of the draft whose
+    reading the kit applied to reach this conclusion (``readings=("AMB-30",)``): the reports
+    print those readings beside the failure, and no other (a failure that names none shows only
+    the readings its message names by id)."""
     __tracebackhide__ = True
-    raise ClauseViolation(observed)
+    raise ClauseViolation(observed, readings=readings)
 
 
 def not_applicable(reason: str) -> NoReturn:
@@ -60,25 +77,88 @@ def untestable(reason: str) -> NoReturn:
     raise Untestable(msg=f"untestable: {reason}", pytrace=False)
 
 
+#: Set by the plugin while a clause test runs: returns the test's evidence so far, as report
+#: evidence (dicts). :func:`each_case` asks it before and after each case, so that a failure
+#: shows the exchanges of the cases that failed, not those of the cases that passed.
+EVIDENCE_PROBE: ContextVar[Callable[[], list[dict[str, Any]]] | None] = ContextVar("adck_evidence_probe",
+                                                                                   default=None)
+
+
+def _key(item: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(item, sort_keys=True, default=str)
+
+
+def _probe() -> list[dict[str, Any]] | None:
+    probe = EVIDENCE_PROBE.get()
+    if probe is None:
+        return None
+    try:
+        return list(probe())
+    except Exception:  # noqa: BLE001 - evidence is shown, never judged: a failure here only loses precision
+        return None
+
+
+def _new_items(before: list[dict[str, Any]] | None, after: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """The evidence that appeared between two probes (a multiset difference: the same request
+    sent again is new again); None when that cannot be told (no probe, nothing new, or nothing
+    the same as before though there was something: items not rendered alike twice)."""
+    if before is None or after is None:
+        return None
+    left = Counter(_key(x) for x in before)
+    new = []
+    for item in after:
+        k = _key(item)
+        if left[k]:
+            left[k] -= 1
+        else:
+            new.append(item)
+    if not new or (before and len(new) == len(after)):
+        return None
+    return new
+
+
 def each_case(cases, check) -> None:
     """Judge every case of a clause's space (a family of scenarios, inputs or requests) with
     ``check`` and fail with every case that violates it. A case whose prerequisite failed is
     left out; the clause is *untestable* when no case could be judged (never a pass for a
-    space nobody looked at)."""
+    space nobody looked at).
+
+    The failure carries the readings its failing cases named, and as its evidence the exchanges
+    made while the failing cases were judged (never those of a case that passed); when a failing
+    case made none of its own (it judged what an earlier test fetched), the report falls back to
+    every exchange of the test."""
     __tracebackhide__ = True
     failures: list[str] = []
     skipped: list[str] = []
+    readings: list[str] = []
+    evidence: list[dict[str, Any]] | None = []
     judged = 0
+    before = _probe()
     for case in cases:
         try:
             check(case)
         except ClauseViolation as exc:
             failures.append(str(exc))
+            readings.extend(exc.readings)
+            after = _probe()
+            mine = exc.evidence if exc.evidence else _new_items(before, after)
+            if mine is None or evidence is None:
+                evidence = None
+            else:
+                shown = {_key(e) for e in evidence}
+                evidence += [x for x in mine if _key(x) not in shown]
+            before = after
         except Untestable as exc:
             skipped.append(str(exc.msg).removeprefix("untestable: "))
+            before = _probe()
             continue
+        else:
+            before = _probe()
         judged += 1
     if failures:
-        violation(f"{len(failures)} of {judged} cases: " + "; ".join(failures) if judged > 1 else failures[0])
+        raise ClauseViolation(f"{len(failures)} of {judged} cases: " + "; ".join(failures) if judged > 1 else failures[0],
+                              readings=readings, evidence=evidence or None)
     if not judged:
         untestable(skipped[0] if skipped else "no case of the clause's space could be built")

@@ -544,6 +544,21 @@ def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """While a clause test runs, :func:`conformance.outcomes.each_case` may ask for its evidence
+    so far, to keep apart the exchanges of the cases that failed from those that passed."""
+    from conformance import outcomes
+
+    if item.get_closest_marker("clause") is None:
+        return (yield)
+    token = outcomes.EVIDENCE_PROBE.set(lambda: _evidence(item))
+    try:
+        return (yield)
+    finally:
+        outcomes.EVIDENCE_PROBE.reset(token)
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     mark = item.get_closest_marker("clause")
@@ -555,15 +570,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome, message = _classify(call)
     if call.when == "setup" and outcome == "fail":
         outcome = "error"
+    raised = call.excinfo.value if call.excinfo is not None else None
+    # a failure shows the exchanges of the case(s) that failed when the test kept them apart
+    # (each_case does), else every exchange of the test
+    own = raised.evidence if outcome == "fail" and isinstance(raised, ClauseViolation) else None
     try:
-        evidence = _evidence(item) if outcome != "pass" else []
+        evidence = own if own else _evidence(item) if outcome != "pass" else []
     except Exception as exc:  # noqa: BLE001 - hostile bytes must not crash the run
         evidence = [{"request": {"method": "?", "url": "?", "headers": {}},
                      "error": {"kind": "evidence", "detail": f"the kit could not render the evidence: {exc!r}"}}]
     module = getattr(item, "module", None)
     name = f"{module.__name__.rsplit('.', 1)[-1]}::{item.name}" if module else item.nodeid
+    readings = list(raised.readings) if outcome == "fail" and isinstance(raised, ClauseViolation) else []
     data = model.TestOutcome(nodeid=name, clause=mark.args[0], outcome=outcome, message=message,
-                             evidence=evidence, duration=call.duration)
+                             evidence=evidence, duration=call.duration, readings=readings)
     report.user_properties.append(("adck", asdict(data)))
     # a failure, or a client's adapter that broke the protocol, reads as the clause and what was
     # seen, not as a traceback through the kit's files; a kit bug keeps its traceback

@@ -214,3 +214,77 @@ def test_completion_knows_commands_options_roles_formats_and_variants(tmp_path: 
     assert _complete("adck run aiendpoint --role ", tmp_path) == ["publisher", "document", "agent"]
     assert _complete("adck run adp --format json,ju", tmp_path) == ["json,junit"]
     assert "builtin:get-not-allowed" in _complete("adck run aiendpoint --target builtin:get", tmp_path)
+
+
+# -- what a failure shows: its own cases' evidence, the readings it rests on ------------------------
+
+def _run_all_formats(tmp_path: Path, *argv: str) -> tuple[str, dict, dict[str, str]]:
+    """(stdout, report.json, {md, html, junit text}) of an `adck run` whose output is piped."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        cli.main(["run", *argv, "--seed", "5", "--report-dir", str(tmp_path), "--format", "json,md,html,junit"])
+    texts = {name: (tmp_path / f).read_text("utf-8")
+             for name, f in (("md", "report.md"), ("html", "report.html"), ("junit", "junit.xml"))}
+    return out.getvalue(), json.loads((tmp_path / "report.json").read_text("utf-8")), texts
+
+
+def _hosts(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9-]+\.adck\.test", text))
+
+
+def test_a_failure_shows_the_evidence_of_its_failing_cases_not_of_those_that_passed(tmp_path: Path) -> None:
+    """builtin:three-redirects gives up after 3 redirects: of AIE-2.2-09's five cases (chains of
+    5, 5, 1, 3 and 2 redirects, each on a scenario of its own) the two chains of 5 fail and the
+    other three pass. The failure's evidence is the two failing scenarios' requests and steps,
+    in report.json and in every rendering; no exchange of a passing case (which ends in a 200
+    and a 'document' reply) is shown under it."""
+    stdout, report, texts = _run_all_formats(tmp_path, "aiendpoint", "--role", "agent",
+                                             "--target", "builtin:three-redirects", "--clause", "AIE-2.2-09")
+    r = {x["clause"]: x for x in report["results"]}["AIE-2.2-09"]
+    assert r["outcome"] == "fail" and r["message"].startswith("2 of 5 cases: "), r["message"]
+    steps = [ev["harness"] for ev in r["evidence"] if "harness" in ev]
+    assert [s["reply"]["outcome"] for s in steps] == ["error", "error"], steps
+    failing = {s["request"]["params"]["authority"].removeprefix("https://") for s in steps}
+    requests = [ev for ev in r["evidence"] if "request" in ev]
+    assert requests and {_hosts(ev["request"]["url"]).pop() for ev in requests} == failing
+    assert all(ev["response"]["status"] != 200 for ev in requests), "a passing case's 200 is in the evidence"
+    # the renderings show the same: only the failing scenarios' hosts under the failure
+    shown = [line for line in stdout.splitlines() if line.strip().startswith("evidence:")]
+    assert shown and all(_hosts(line) <= failing and "-> document" not in line for line in shown), shown
+    md = texts["md"].split("## Failures", 1)[1].split("## All clauses", 1)[0]
+    assert _hosts(md) == failing and "-> document" not in md
+    article = re.search(r'<article class="failure[^>]*id="f-AIE-2.2-09".*?</article>', texts["html"], re.S).group(0)
+    assert _hosts(article) == failing
+
+
+def test_a_failure_prints_only_the_readings_it_rests_on(tmp_path: Path) -> None:
+    """AID-2.1-01 is linked to two ambiguities (AMB-01: requirements in tables; AMB-07: how the
+    record is parsed), but a provider with no _agent record at all fails it on the DNS answer
+    alone: no reading is printed beside that failure, in any rendering. The links stay in
+    report.json (``ambiguities``) for `adck ambiguities` and the comparison."""
+    stdout, report, texts = _run_all_formats(tmp_path, "aid", "--target", "builtin:no-record")
+    r = {x["clause"]: x for x in report["results"]}["AID-2.1-01"]
+    assert r["outcome"] == "fail" and "nxdomain" in r["message"]
+    failure = stdout.split("FAIL AID-2.1-01", 1)[1].split("replay:", 1)[0]
+    assert "the kit's reading" not in failure, failure
+    md = texts["md"].split("AID-2.1-01", 1)[1].split("Replay:", 1)[0]
+    assert "The kit's reading" not in md
+    article = re.search(r'<article class="failure[^>]*id="f-AID-2.1-01".*?</article>', texts["html"], re.S).group(0)
+    assert "the kit's reading" not in article
+    import xml.etree.ElementTree as ET
+
+    case = next(c for c in ET.fromstring(texts["junit"].split("\n", 1)[1]).iter("testcase")
+                if c.get("name").startswith("AID-2.1-01 "))
+    assert "the kit's reading" not in case.find("failure").text
+    assert {"AMB-01", "AMB-07"} <= set(r["ambiguities"]) and r["applied_ambiguities"] == []
+
+
+def test_a_reading_is_printed_when_the_test_names_it_or_the_message_does() -> None:
+    from conformance.reports.model import applied
+
+    linked = ["AMB-01", "AMB-07", "AMB-30"]
+    assert applied("TXT _agent.x: timeout", (), linked) == []
+    assert applied("answered 405 (AMB-30)", (), linked) == ["AMB-30"]
+    assert applied("no v=aid1", ("AMB-07",), linked) == ["AMB-07"]
+    assert applied("see AMB-300 and XAMB-01", (), linked) == [], "an id is matched whole"
+    assert applied("x", ("AMB-99",), linked, known={"AMB-01", "AMB-07", "AMB-30"}) == [], "an unknown id is dropped"

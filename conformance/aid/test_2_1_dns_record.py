@@ -20,7 +20,8 @@ def test_2_1_txt_record_published_at_agent_subdomain(lookup: TxtAnswer) -> None:
         violation(f"TXT {lookup.name}: {lookup.status} ({lookup.detail})")
     texts = lookup.texts()
     if not any("v=aid1" in t.split(";") for t in texts):
-        violation(f"the TXT record(s) at {lookup.name} hold no v=aid1: {', '.join(repr(t[:60]) for t in texts)}")
+        violation(f"the TXT record(s) at {lookup.name} hold no v=aid1: {', '.join(repr(t[:60]) for t in texts)}",
+                  readings=("AMB-07",))
 
 
 @clause("AID-2.1-02")
@@ -28,7 +29,7 @@ def test_2_1_record_is_semicolon_delimited_key_value_pairs(record: RecordUnderTe
     """The record's content is a single string composed of semicolon-delimited `key=value` pairs."""
     syntax = [p for p in record.parsed.problems if "more than once" not in p and "white space" not in p]
     if syntax:
-        violation(f"{record.text[:120]!r}: " + "; ".join(syntax))
+        violation(f"{record.text[:120]!r}: " + "; ".join(syntax), readings=("AMB-07",))
 
 
 @clause("AID-2.1-03")

@@ -29,7 +29,7 @@ def test_2_1_document_served_at_well_known_uri(well_known: Fetch, other_method: 
     if other_method.yields:
         return
     tried = f"; POST answered {other_method.fetch.final.status}" if other_method.fetch and other_method.fetch.final else ""
-    violation(f"GET {final.url} answered {final.status} {final.reason}, not the document{tried}")
+    violation(f"GET {final.url} answered {final.status} {final.reason}, not the document{tried}", readings=("AMB-30",))
 
 
 @clause("AIE-2.1-03")

@@ -21,10 +21,11 @@ def test_2_2_accessible_via_get(well_known: Fetch, other_method: OtherMethod) ->
         return
     if final.status in (405, 501):
         allow = final.header("allow")
-        violation(f"GET {final.url} answered {final.status} {final.reason}" + (f" (Allow: {allow})" if allow else ""))
+        violation(f"GET {final.url} answered {final.status} {final.reason}" + (f" (Allow: {allow})" if allow else ""),
+                  readings=("AMB-30",))
     if other_method.yields:
         violation(f"GET {final.url} answered {final.status} {final.reason}, while POST to the same URI yields "
-                  f"the document ({other_method.fetch.final.status})")
+                  f"the document ({other_method.fetch.final.status})", readings=("AMB-30",))
     clause_id = EXPLAINED_STATUS.get(final.status, "AIE-2.1-01")
     untestable(f"GET {final.url} answered {final.status} {final.reason} and no request yielded a document "
                f"there (see {clause_id})")
@@ -65,7 +66,7 @@ def test_2_2_status_200_when_available(well_known: Fetch, other_method: OtherMet
         untestable(f"GET {final.url} answered {final.status} {final.reason}, not the document "
                    f"(see {'AIE-2.2-01' if other_method.yields else 'AIE-2.1-01'})")
     violation(f"GET {final.url} (a valid request: no credentials, Accept: application/json) "
-              f"answered {final.status} {final.reason} with the document")
+              f"answered {final.status} {final.reason} with the document", readings=("AMB-14", "AMB-30"))
 
 
 def _decodable_encodings() -> list[str]:
@@ -142,7 +143,7 @@ def test_2_2_status_200_for_varied_valid_requests(well_known: Fetch, adck_fetche
             no_answer.append(f"GET with {shown} got no answer: {fetch.describe_error()}")
             violation(no_answer[0])
         if final.status != 200:
-            violation(f"GET with {shown} answered {final.status} {final.reason}")
+            violation(f"GET with {shown} answered {final.status} {final.reason}", readings=("AMB-14",))
         try:
             same = _same_document(expected, loads(final.body))
         except ValueError:

@@ -10,6 +10,7 @@ in that state is never counted as a pass).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -34,6 +35,9 @@ class TestOutcome:
     message: str
     evidence: list[dict] = field(default_factory=list)
     duration: float = 0.0
+    #: The ambiguities whose reading the test said its conclusion rests on (``violation(...,
+    #: readings=(...))``).
+    readings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -51,8 +55,13 @@ class ClauseResult:
     evidence: list[dict] = field(default_factory=list)
     replay: str | None = None
     #: The draft's ambiguities whose reading the kit applies when it judges this clause
-    #: (``adck ambiguities DRAFT`` says what each one is and how the kit reads it).
+    #: (``adck ambiguities DRAFT`` says what each one is and how the kit reads it): every one
+    #: the catalog links to the clause, for the traceability view.
     ambiguities: list[str] = field(default_factory=list)
+    #: The ambiguities this outcome itself rests on: those the test named when it concluded,
+    #: and those its message names by id. The renderings print these readings beside a failure,
+    #: never the others (:func:`applied`).
+    applied_ambiguities: list[str] = field(default_factory=list)
     #: Set when a baseline (``--baseline``) lists this clause: its reason, expiry date and status
     #: (``expected``, ``expired``, ``stale``; see :mod:`conformance.reports.baseline`). The
     #: outcome stays what was observed: an expected failure is still ``fail``.
@@ -155,10 +164,26 @@ def evidence_line(ev: dict[str, Any]) -> str:
     return f"{req['method']} {req['url']} -> {got}"
 
 
+_AMBIGUITY_ID = re.compile(r"(?<![\w-])AMB-\d+(?!\d)")
+
+
+def applied(message: str, named: list[str] | tuple[str, ...], linked: list[str] | tuple[str, ...],
+            known: set[str] | frozenset[str] | None = None) -> list[str]:
+    """The ambiguities an outcome rests on: those its test named (``violation(..., readings=)``),
+    then those linked to the clause that its message names by id. A test that names none and a
+    message that names none: none (the clause's other readings are not what this failure rests
+    on; ``adck ambiguities`` lists them all)."""
+    said = set(_AMBIGUITY_ID.findall(message))
+    out = [a for a in named if known is None or a in known or a in linked]
+    out += [a for a in linked if a in said]
+    return list(dict.fromkeys(out))
+
+
 def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
-            ambiguities: list[str] | None = None) -> ClauseResult:
+            ambiguities: list[str] | None = None, known: set[str] | None = None) -> ClauseResult:
     ranked = sorted(outcomes, key=lambda o: _PRECEDENCE.index(o.outcome))
     first = ranked[0]
+    linked = list(ambiguities or ())
     return ClauseResult(
         clause=clause.id, section=clause.section, level=clause.level, keyword=clause.keyword,
         role=clause.role, text=clause.text, outcome=first.outcome, message=first.message,
@@ -166,7 +191,8 @@ def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
         tests=[o.nodeid for o in outcomes],
         evidence=first.evidence if first.outcome in ("fail", "error", "untestable") else [],
         replay=replay if first.outcome != "pass" else None,
-        ambiguities=list(ambiguities or ()),
+        ambiguities=linked,
+        applied_ambiguities=applied(first.message, first.readings, linked, known) if first.outcome != "pass" else [],
     )
 
 
@@ -420,7 +446,8 @@ def build_results(profile: Profile, roles: list[str], outcomes: list[TestOutcome
         if clause.role not in roles or (selected and cid not in selected):
             continue
         if cid in by_clause:
-            results.append(combine(clause, by_clause[cid], replay_for.get(cid), readings.get(cid)))
+            results.append(combine(clause, by_clause[cid], replay_for.get(cid), readings.get(cid),
+                                   {a.id for a in profile.ambiguities}))
         elif clause.untestable and clause.level != "MAY":
             results.append(unobservable(clause, readings.get(cid)))
     return results

@@ -22,7 +22,7 @@ from rich.text import Text
 
 from conformance.reports.model import Report, evidence_line
 from conformance.reports.safe import text as safe
-from conformance.reports.verdict import cut, draft_level_line, headline, plural, traffic
+from conformance.reports.verdict import cut, draft_level_line, headline, plural, readings, traffic
 
 _OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
                   "untestable": "yellow", "not-applicable": "dim"}
@@ -94,7 +94,6 @@ def section_counts(results: Iterable) -> str:
 def failure(report: Report, r) -> Iterator[Text]:
     """One failing (or unevaluable) clause: the quote, what was observed, the evidence, the
     kit's reading of the draft where it applied one, and the command that replays it."""
-    readings = {a["id"]: a for a in report.ambiguities}
     head = Text("  ")
     head.append(r.outcome.upper(), _OUTCOME_STYLE[r.outcome])
     head.append(f" {line(r.clause)} (§{line(r.section)}, {line(r.keyword)}, {line(r.role)})")
@@ -103,9 +102,8 @@ def failure(report: Report, r) -> Iterator[Text]:
     yield Text(f"    observed:  {line(r.message, OBSERVED)}")
     for ev in r.evidence[-3:]:
         yield Text(f"    evidence:  {line(evidence_line(ev), EVIDENCE)}")
-    for amb in r.ambiguities:
-        if amb in readings:
-            yield Text(f"    the kit's reading ({line(amb)}): {line(readings[amb]['interpretation'], READING)}")
+    for amb in readings(report, r):  # only the readings this failure rests on
+        yield Text(f"    the kit's reading ({line(amb['id'])}): {line(amb['interpretation'], READING)}")
     if r.replay:
         yield Text(f"    replay:    {line(r.replay)}")
 

@@ -69,9 +69,10 @@ def cut(value: str, limit: int) -> str:
 
 
 def readings(report: Report, result) -> list[dict]:
-    """The ambiguities (id, title, the kit's reading) a result's test applies."""
+    """The ambiguities (id, title, the kit's reading) this result's outcome rests on
+    (``applied_ambiguities``), never every one linked to its clause."""
     by_id = {a["id"]: a for a in report.ambiguities}
-    return [by_id[a] for a in result.ambiguities if a in by_id]
+    return [by_id[a] for a in getattr(result, "applied_ambiguities", ()) if a in by_id]
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
