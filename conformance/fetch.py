@@ -26,7 +26,9 @@ import httpx
 
 from conformance import __version__
 
-USER_AGENT = f"adck/{__version__} (conformance kit; +https://github.com/adck)"
+#: What every request of the kit says it is: the project and its version, and no URL (the project
+#: publishes none in its metadata, and a User-Agent must not point at a page that does not exist).
+USER_AGENT = f"adck/{__version__} (Agent Discovery Conformance Kit)"
 #: The content codings the kit decodes, and so the only ones it asks for.
 ACCEPT_ENCODING = "gzip, deflate"
 #: Stacked content codings the kit decodes at most (``gzip, gzip`` is two); more is refused.

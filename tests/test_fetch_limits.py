@@ -625,3 +625,25 @@ def test_a_body_from_another_origin_is_only_excerpted_in_evidence() -> None:
     assert not hop.cross_origin and final.cross_origin and result.error is None
     excerpt = exchange_evidence(final)["response"]["body_excerpt"]
     assert excerpt.count("z") < CROSS_ORIGIN_EXCERPT
+
+
+# -- what the kit says it is ----------------------------------------------------------------------
+
+def test_the_user_agent_names_the_kit_and_its_version_and_no_url_the_project_does_not_publish() -> None:
+    """Every request says ``adck/VERSION (Agent Discovery Conformance Kit)``. A URL in it would
+    have to be one the project publishes (``[project.urls]`` of pyproject.toml); it has none, so
+    the User-Agent names none (it named https://github.com/adck, which is not the project's)."""
+    import tomllib
+    from pathlib import Path
+
+    from conformance import __version__
+
+    with origin(ok("/ua")) as o:
+        result, _ = timed_fetch(make_fetcher(o.connect_to), "https://svc.adck.test/ua")
+        agent = seen_requests(o)[0].headers["User-Agent"]
+    assert result.final is not None and result.final.status == 200
+    assert agent == f"adck/{__version__} (Agent Discovery Conformance Kit)"
+    published = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text("utf-8"))["project"]
+    urls = set(published.get("urls", {}).values())
+    named = set(re.findall(r"https?://[^\s);]+", agent))
+    assert named <= urls, f"the User-Agent names {named - urls}, which the project does not publish"
