@@ -97,3 +97,23 @@ def test_the_shields_endpoint_json_says_the_same(tmp_path) -> None:
     data = json.loads((tmp_path / "badge.json").read_text("utf-8"))
     assert data == {"schemaVersion": 1, "label": "adck aiendpoint-00",
                     "message": "partial · publisher, document · 2026-11-23", "color": "lightgrey"}
+
+
+def test_a_clause_run_names_only_the_roles_of_the_clauses_it_checked(tmp_path) -> None:
+    """`adck run aiendpoint --target builtin:status-203 --clause AIE-2.2-05` checks one publisher
+    clause: its badge names the publisher role, not the document and agent roles the target has."""
+    from tests.conftest import quiet_run
+
+    result = quiet_run("aiendpoint", "builtin:status-203", clauses=["AIE-2.2-05"], report_dir=tmp_path,
+                       formats=["badge", "shields"])
+    report = result.report
+    assert report.summary.partial and {r.role for r in report.results} == {"publisher"}
+    assert len(report.roles) > 1, "the target has more roles than the clause checked"
+    data = json.loads((tmp_path / "badge.json").read_text("utf-8"))
+    assert data["message"].split(" · ")[1] == "publisher", data["message"]
+    shown = _svg_text((tmp_path / "badge.svg").read_text("utf-8"))
+    assert all(role not in shown for role in set(report.roles) - {"publisher"}), shown
+    # a partial run over two roles names both, in the report's order
+    both = _report([ClauseResult(clause="X", section="1", level="MUST", keyword="MUST", role=role, text="t",
+                                 outcome="pass", message="") for role in ("document", "publisher")], partial=True)
+    assert badge.parts(both)[1].split(" · ")[1] == "publisher, document"

@@ -55,12 +55,26 @@ def verdict(report: Report) -> tuple[str, str]:
     return s.level, _COLOR[s.level]
 
 
+def roles_checked(report: Report) -> list[str]:
+    """The roles the badge names: for a whole run, the roles the run checked (``report.roles``);
+    for a partial run (``--clause``, ``-k``), only the roles of the clauses it checked (a
+    clause catalogued as not observable checks nothing), in the report's order: a ``--clause``
+    run on a publisher clause never claims the document or agent role. A report whose results
+    name none of its roles (made by hand) keeps its roles."""
+    if not report.summary.partial:
+        return list(report.roles)
+    seen = {r.role for r in report.results
+            if not (r.outcome == "untestable" and r.untestable_reason == "not-observable")}
+    return [role for role in report.roles if role in seen] or list(report.roles)
+
+
 def parts(report: Report) -> tuple[str, str, str]:
     """(label, message, colour) shared by the SVG and the endpoint JSON."""
     words, color = verdict(report)
     message = [words]
-    if report.roles:
-        message.append(", ".join(report.roles))
+    roles = roles_checked(report)
+    if roles:
+        message.append(", ".join(roles))
     day = report.started_at[:10]
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
         message.append(day)
