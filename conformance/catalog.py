@@ -124,6 +124,9 @@ class Profile:
     #: Conformance levels the draft defines itself (ADP's D0, D1, D2), lowest first: each with
     #: the clauses it adds (``[draft_levels]`` of profile.toml); empty for other drafts.
     draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Level -> the clause that defines it (its row of the draft's table, ``[draft_levels_offered_by]``):
+    #: its test says whether the target offers the level (pass or fail) or not (not applicable).
+    draft_levels_offered_by: dict[str, str] = field(default_factory=dict)
     #: The HTTP binding the kit assumes for a draft that defines none (ADP): operation -> path
     #: under the target's base (``[binding]`` of profile.toml; ``--binding NAME=PATH`` overrides).
     binding: dict[str, str] = field(default_factory=dict)
@@ -237,6 +240,11 @@ def load(short: str) -> Profile:
     if len(seen_amb) != len(set(seen_amb)):
         dup = sorted({i for i in seen_amb if seen_amb.count(i) > 1})
         raise CatalogError(f"{folder}: ambiguities {dup} are defined twice")
+    levels = meta.get("draft_levels", {})
+    for name, cid in meta.get("draft_levels_offered_by", {}).items():
+        if cid not in levels.get(name, ()):
+            raise CatalogError(f"{folder}/profile.toml: [draft_levels_offered_by] {name} = {cid!r} is not a clause "
+                               f"of [draft_levels] {name}")
     return Profile(
         short=meta["short"],
         draft=meta["draft"],
@@ -252,6 +260,7 @@ def load(short: str) -> Profile:
         client=ClientRole(**meta["client"]) if "client" in meta else None,
         target_note=" ".join(meta.get("target_note", "").split()),
         draft_levels=tuple((name, tuple(ids)) for name, ids in meta.get("draft_levels", {}).items()),
+        draft_levels_offered_by=dict(meta.get("draft_levels_offered_by", {})),
         binding=dict(meta.get("binding", {})),
         clauses=clauses,
         ambiguities=ambiguities,

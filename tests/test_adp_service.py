@@ -4,9 +4,12 @@ within the default request budget."""
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 
-from conformance import catalog
+from conformance import catalog, cli
+from conformance.reports import render
 from conformance.invoke import DEFAULT_BUDGET
 from conformance.world.site import load_mutants
 from tests.conftest import failing, quiet_run
@@ -69,19 +72,43 @@ def test_service_without_registration_is_full_with_registration_clauses_not_appl
 
 
 @pytest.mark.parametrize("name", ["d0", "d1"])
-def test_lower_level_service_meets_its_level_and_fails_only_higher_ones(name: str) -> None:
+def test_lower_level_service_meets_its_level_and_higher_ones_are_not_offered(name: str) -> None:
     """builtin:d1 answers with filters and ranking but no evidence, freshness or score
     components; builtin:d0 serves and takes metadata but answers no Discovery Request. Every
-    clause of its own level (and below) it is judged on passes; what it fails belongs to a higher
-    level, and the verdict names its level."""
+    clause of its own level (and below) it is judged on passes; the level above is not offered
+    (its row does not apply), so none of that level's clauses counts: no failure in any format,
+    exit 0, and the verdict names its level."""
     expect = CONFORMING[name].expect
-    report = quiet_run(DRAFT, f"builtin:{name}").report
+    result = quiet_run(DRAFT, f"builtin:{name}")
+    report = result.report
     levels = _levels()
-    failed = failing(report)
-    assert failed and all(levels.get(cid, "D0") > expect for cid in failed), {cid: levels.get(cid) for cid in failed}
-    assert ("ADP-3.3-03" if name == "d1" else "ADP-3.3-02") in failed
+    assert failing(report) == set(), [f"{r.clause}: {r.message}" for r in report.failing()]
+    row = next(r for r in report.results if r.clause == ("ADP-3.3-03" if name == "d1" else "ADP-3.3-02"))
+    assert row.outcome == "not-applicable" and "does not offer" in row.message, row
+    above = [r for r in report.results if levels.get(r.clause, "D0") > expect]
+    assert above and all(r.outcome == "not-applicable" or r.untestable_reason == "not-observable" for r in above), \
+        [(r.clause, r.outcome) for r in above if r.outcome != "not-applicable"]
     assert report.summary.draft_level == expect, report.summary
-    assert report.summary.level == "full", report.summary
+    assert report.summary.level == "full" and result.exit_code == 0, report.summary
+    assert render.headline(report).startswith(f"adp: {expect} full (D{int(expect[1]) + 1} not offered)")
+
+
+@pytest.mark.parametrize("name", ["rank-shuffled", "filters-refused", "no-score-components"])
+def test_a_level_the_service_offers_and_breaks_fails_the_run_and_its_replay(name: str) -> None:
+    """Issue 18: a service that answers Discovery Requests offers D1 (one that returns evidence
+    offers D2): a MUST of that level it breaks fails the run (exit 1, non-conformant, in every
+    format), and the replay printed for it says the same."""
+    result = quiet_run(DRAFT, f"builtin:{name}")
+    report = result.report
+    clause = MUTANTS[name].clause
+    assert result.exit_code == 1 and report.summary.level == "non-conformant", report.summary
+    assert clause in report.summary.blocking
+    assert not report.summary.draft_level or report.summary.draft_level < _levels()[clause]
+    replay = next(r.replay for r in report.results if r.clause == clause)
+    argv = shlex.split(replay)
+    assert argv[:2] == ["adck", "run"] and "--clause" in argv
+    code = cli.main(argv[1:] + ["--format", ""])
+    assert code == 1, f"the replay {replay!r} exits {code}"
 
 
 def test_mutant_declarations_are_sound() -> None:
@@ -111,8 +138,8 @@ def test_binding_override_moves_the_requests() -> None:
     report = result.report
     assert report.summary.draft_level == "D0"
     assert any("discover /v1/discover" in note for note in report.target.get("notes", [])), report.target
-    failed = next(r for r in report.results if r.clause == "ADP-3.3-02")
-    assert any("/v1/discover" in ev["request"]["url"] for ev in failed.evidence if "request" in ev)
+    row = next(r for r in report.results if r.clause == "ADP-3.3-02")
+    assert row.outcome == "not-applicable" and "/v1/discover" in row.message, row
 
 
 @pytest.mark.parametrize(("binding", "words"), [

@@ -26,7 +26,8 @@ def _report(results, *, short="aiendpoint", draft_id="draft-aiendpoint-ai-discov
     return Report(kit={"name": "adck", "version": "0"}, draft={"short": short, "id": draft_id, "title": "t"},
                   target={"spec": "builtin"}, roles=list(roles), seed=1, requests_sent=2,
                   started_at="2026-11-23T19:10:10+00:00", duration_s=1.0, command="adck run",
-                  summary=summarize(results, partial_reasons=reasons, draft_levels=levels),
+                  summary=summarize(results, partial_reasons=reasons, draft_levels=levels,
+                                    offered_by={"D1": "C", "D2": "D"} if levels else None),
                   results=results, coverage={}, ambiguities=[])
 
 
@@ -70,7 +71,8 @@ def test_a_partial_run_that_saw_a_must_fail_says_both() -> None:
 
 
 @pytest.mark.parametrize(("outcomes", "words"), [
-    ({"A": "pass", "B": "pass", "C": "pass", "D": "fail"}, "D1 full"),
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "not-applicable"}, "D1 full"),
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "fail"}, "non-conformant"),
     ({"A": "pass", "B": "pass", "C": "pass", "D": "pass"}, "D2 full"),
     ({"A": "pass", "B": "fail", "C": "pass", "D": "pass"}, "non-conformant"),
 ])

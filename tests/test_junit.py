@@ -128,9 +128,10 @@ def test_a_should_mutant_under_each_policy(should_runs, fail_on: str, exit_statu
 
 
 def test_a_must_above_the_draft_level_judged_is_not_a_failure() -> None:
-    """ADP: a D2 MUST that failed on a D1 service does not fail the run, nor the dashboard."""
-    results = [_r("A", "MUST", "pass"), _r("E", "MUST", "fail")]
-    summary = summarize(results, draft_levels=(("D0", ("A",)), ("D1", ("E",))))
+    """ADP: a D1 MUST that failed on a service that does not offer D1 (its row G does not apply)
+    does not fail the run, nor the dashboard."""
+    results = [_r("A", "MUST", "pass"), _r("E", "MUST", "fail"), _r("G", "MUST", "not-applicable")]
+    summary = summarize(results, draft_levels=(("D0", ("A",)), ("D1", ("E", "G"))), offered_by={"D1": "G"})
     assert (summary.draft_level, summary.exit_status) == ("D0", 0)
     report = _report("must")
     report.results, report.summary = results, summary

@@ -227,6 +227,8 @@ def test_long_text_is_cut_at_a_word_with_a_marker() -> None:
 # ---------------------------------------------------------------- levels a draft defines itself
 
 _LEVELS = (("D0", ("A", "B")), ("D1", ("C", "D")), ("D2", ("E", "F")))
+#: The clause that defines each level (its row of the draft's table): judged when the target offers it.
+_OFFERED_BY = {"D1": "C", "D2": "E"}
 
 
 def _result(cid: str, level: str, outcome: str, reason: str | None = None):
@@ -236,41 +238,77 @@ def _result(cid: str, level: str, outcome: str, reason: str | None = None):
                         outcome=outcome, message="", untestable_reason=reason)
 
 
-@pytest.mark.parametrize(("outcomes", "met", "level", "passed"), [
-    # every level met: the highest, judged full
-    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "pass", "F": "pass"}, "D2", "full", True),
-    # a D1 service: D2's MUSTs fail, and the verdict is D1 full, D2 named as not met
-    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "fail", "F": "fail"}, "D1", "full", True),
-    # a D1 SHOULD failed under a met D2: D2 conformant
-    ({"A": "pass", "C": "pass", "D": "fail", "E": "pass"}, "D2", "conformant", True),
-    # D1 not met blocks D2 even when D2's own MUSTs pass ("a D2 service MUST also satisfy D0 and D1")
-    ({"A": "pass", "C": "fail", "E": "pass", "F": "pass"}, "D0", "full", True),
-    # a D0 MUST failed: no level, non-conformant
-    ({"A": "fail", "C": "pass", "E": "pass"}, None, "non-conformant", False),
-    # a D0 MUST unchecked and a D2 MUST failed: no level, and no verdict either way (partial)
-    ({"A": "untestable", "C": "pass", "E": "fail"}, None, "partial", False),
-])
-def test_draft_levels_name_the_highest_level_met(outcomes: dict, met: str | None, level: str, passed: bool) -> None:
+_KEYWORDS = {"A": "MUST", "B": "SHOULD", "C": "MUST", "D": "SHOULD", "E": "MUST", "F": "MUST"}
+
+
+def _summary(outcomes: dict, **kw):
     from conformance.reports.model import summarize
 
-    levels = {"A": "MUST", "B": "SHOULD", "C": "MUST", "D": "SHOULD", "E": "MUST", "F": "MUST"}
-    results = [_result(c, levels[c], o, "prerequisite" if o == "untestable" else None) for c, o in outcomes.items()]
-    s = summarize(results, draft_levels=_LEVELS)
-    assert (s.draft_level, s.level, s.passed) == (met, level, passed)
+    results = [_result(c, _KEYWORDS[c], o, "prerequisite" if o == "untestable" else None) for c, o in outcomes.items()]
+    return summarize(results, draft_levels=_LEVELS, offered_by=_OFFERED_BY, **kw)
+
+
+@pytest.mark.parametrize(("outcomes", "met", "level", "exit_status"), [
+    # every level met: the highest, judged full
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "pass", "F": "pass"}, "D2", "full", 0),
+    # a D1 service: it shows no D2 (E does not apply), so D2's clauses do not count: D1 full
+    ({"A": "pass", "B": "pass", "C": "pass", "D": "pass", "E": "not-applicable", "F": "fail"}, "D1", "full", 0),
+    # a D1 SHOULD failed under a met D2: D2 conformant
+    ({"A": "pass", "C": "pass", "D": "fail", "E": "pass"}, "D2", "conformant", 0),
+    # a service offering D1 (its row judged) that fails it: non-conformant, D0 met, exit 1
+    ({"A": "pass", "C": "fail", "E": "not-applicable"}, "D0", "non-conformant", 1),
+    # offering D2 means satisfying D1 too: a D1 MUST failed fails the run, though D2's own pass
+    ({"A": "pass", "C": "fail", "E": "pass", "F": "pass"}, "D0", "non-conformant", 1),
+    # a D2 MUST failed on a service that shows D2: non-conformant, D1 met
+    ({"A": "pass", "C": "pass", "E": "pass", "F": "fail"}, "D1", "non-conformant", 1),
+    # a D0 service: D1 not offered, what its D1 clauses saw does not count
+    ({"A": "pass", "C": "not-applicable", "D": "fail", "E": "not-applicable"}, "D0", "full", 0),
+    # a row that could not be checked (unreachable, budget spent) leaves its level offered, unverified
+    ({"A": "pass", "C": "pass", "E": "untestable"}, "D1", "partial", 1),
+    # a D0 MUST failed: no level, non-conformant
+    ({"A": "fail", "C": "pass", "E": "pass"}, None, "non-conformant", 1),
+    # a D0 MUST unchecked, D2 not shown: no level, and no verdict either way (partial)
+    ({"A": "untestable", "C": "pass", "E": "not-applicable"}, None, "partial", 1),
+])
+def test_draft_levels_judge_every_level_offered(outcomes: dict, met: str | None, level: str, exit_status: int) -> None:
+    """A level is offered when its defining clause was judged (the service shows it) or it is
+    claimed: every MUST of an offered level counts, whatever level was met (issue 18: a service
+    answering Discovery Requests that fails a D1 MUST exits 1)."""
+    s = _summary(outcomes)
+    assert (s.draft_level, s.level, s.exit_status) == (met, level, exit_status), s
     assert [a["level"] for a in s.draft_levels] == ["D0", "D1", "D2"]
-    assert sum(s.counts["MUST"].values()) == sum(levels[c] == "MUST" for c in outcomes), "counts keep every clause"
+    assert sum(s.counts["MUST"].values()) == sum(_KEYWORDS[c] == "MUST" for c in outcomes), "counts keep every clause"
 
 
-def test_draft_level_line_names_the_level_missed() -> None:
-    from conformance.reports.model import Report, summarize
+def test_clauses_of_a_level_not_offered_do_not_apply_in_any_format() -> None:
+    """The results of a level the target neither shows nor claims become not applicable (with
+    what was seen), so no rendering lists a failure under a verdict that does not count it."""
+    from conformance.reports.model import not_offered
 
-    results = [_result("A", "MUST", "pass"), _result("C", "MUST", "pass"), _result("E", "MUST", "fail"),
-               _result("F", "MUST", "fail")]
+    s = _summary({"A": "pass", "C": "pass", "E": "not-applicable", "F": "fail"})
+    results = not_offered([_result("A", "MUST", "pass"), _result("F", "MUST", "fail")], s.draft_levels, _LEVELS)
+    assert [r.outcome for r in results] == ["pass", "not-applicable"]
+    assert "D2 is not offered" in results[1].message and "seen: fail" in results[1].message
+    assert s.counts["MUST"]["fail"] == 0 and s.counts["MUST"]["not-applicable"] == 2
+
+
+@pytest.mark.parametrize(("outcomes", "line"), [
+    ({"A": "pass", "C": "pass", "E": "not-applicable", "F": "fail"}, "adp: D1 full (D2 not offered)"),
+    ({"A": "pass", "C": "pass", "E": "pass", "F": "fail"}, "adp: non-conformant (D1 met; D2: 1 MUST failed)"),
+    ({"A": "pass", "C": "fail", "E": "not-applicable"}, "adp: non-conformant (D0 met; D1: 1 MUST failed)"),
+    ({"A": "fail", "C": "pass", "E": "not-applicable"}, "adp: non-conformant (D0: 1 MUST failed)"),
+])
+def test_draft_level_line_names_the_level_met_and_what_was_offered(outcomes: dict, line: str) -> None:
+    """The headline never shows a level "full" above a MUST failure it counts (the green banner
+    over a red failure of issue 18), and says when a level is simply not offered."""
+    from conformance.reports.model import Report
+
+    results = [_result(c, _KEYWORDS[c], o) for c, o in outcomes.items()]
     report = Report(kit={}, draft={"short": "adp"}, target={}, roles=["service"], seed=1, requests_sent=0,
-                    started_at="", duration_s=0.0, command="", summary=summarize(results, draft_levels=_LEVELS),
+                    started_at="", duration_s=0.0, command="", summary=_summary(outcomes),
                     results=results, coverage={}, ambiguities=[])
-    assert render.headline(report) == "adp: D1 full (D2: 2 MUST failed)"
-    assert "D1 full" in badge.to_badge(report)
+    assert render.headline(report) == line
+    assert ("full" in badge.to_badge(report)) is line.startswith("adp: D1 full")
 
 
 def test_drafts_without_levels_of_their_own_are_judged_as_before() -> None:
@@ -280,16 +318,18 @@ def test_drafts_without_levels_of_their_own_are_judged_as_before() -> None:
     assert (s.draft_level, s.draft_levels, s.level) == (None, [], "full")
 
 
-def test_a_declared_level_is_judged_up_to_that_level() -> None:
-    """--level D2 on a D1 service: D2's failing MUSTs count (non-conformant); --level D1: D1 full."""
-    from conformance.reports.model import summarize
-
-    results = [_result("A", "MUST", "pass"), _result("C", "MUST", "pass"), _result("E", "MUST", "fail")]
-    assert summarize(results, draft_levels=_LEVELS, declared_level="D2").level == "non-conformant"
-    s = summarize(results, draft_levels=_LEVELS, declared_level="D1")
-    assert (s.level, s.draft_level, s.passed) == ("full", "D1", True)
-    s = summarize(results, draft_levels=_LEVELS, declared_level="D0")
-    assert (s.level, s.draft_level) == ("full", "D0")
+def test_a_declared_level_is_offered() -> None:
+    """--level D2 on a service that shows no D2: D2 is claimed, so its clauses count (E, the row,
+    does not pass: not met, non-conformant); --level D1: D1 full, D2 not offered."""
+    s = _summary({"A": "pass", "C": "pass", "E": "fail"}, declared_level="D2")
+    assert (s.level, s.draft_level) == ("non-conformant", "D1")
+    s = _summary({"A": "pass", "C": "pass", "E": "not-applicable", "F": "fail"}, declared_level="D2")
+    assert s.level != "full" and s.exit_status == 1 and s.draft_level == "D1"
+    s = _summary({"A": "pass", "C": "pass", "E": "not-applicable", "F": "fail"}, declared_level="D1")
+    assert (s.level, s.draft_level, s.exit_status) == ("full", "D1", 0)
+    # claiming less than the service shows does not hide what it shows
+    s = _summary({"A": "pass", "C": "pass", "E": "pass", "F": "fail"}, declared_level="D0")
+    assert (s.level, s.exit_status) == ("non-conformant", 1)
 
 
 def test_level_option_is_checked_against_the_draft(capsys: pytest.CaptureFixture) -> None:
@@ -301,6 +341,7 @@ def test_a_level_the_run_did_not_check_is_not_met() -> None:
     """A document on its own has only D0 clauses: the verdict is D0, never D2 by default."""
     from conformance.reports.model import summarize
 
-    s = summarize([_result("A", "MUST", "pass"), _result("B", "SHOULD", "pass")], draft_levels=_LEVELS)
+    s = summarize([_result("A", "MUST", "pass"), _result("B", "SHOULD", "pass")], draft_levels=_LEVELS,
+                  offered_by=_OFFERED_BY)
     assert s.draft_level == "D0" and [a["met"] for a in s.draft_levels] == [True, False, False]
     assert not s.draft_levels[1]["checked"]

@@ -96,7 +96,7 @@ class Options:
     #: "lower-get" (GET serves the id lower-cased).
     id_form: str = ""
     #: A request with include_evidence answered with no evidence item at all (no evidence,
-    #: freshness or applied_filters): "" (never), "all", "full" (at detail=full only).
+    #: freshness or applied_filters): "" (never), "all", or at one detail only ("full", "summary").
     evidence_off: str = ""
     #: Unknown members of the metadata in a detail=full candidate: "" (kept), "top", "nested" (dropped).
     full_drop_unknown: str = ""
@@ -507,7 +507,7 @@ def discover(site: Site, route: Route, request: Request) -> Response:
         warnings.append(f"detail {body['detail']!r} is not minimal, summary or full: answered as summary")
     shape = detail or ("full" if options.default_detail == "full" else "default")
     evidence = body.get("include_evidence") is True
-    silent = evidence and (options.evidence_off == "all" or (options.evidence_off == "full" and shape == "full"))
+    silent = evidence and options.evidence_off in ("all", shape)
     constraints = body.get("constraints", {})
     unsupported = [k for k in constraints if k not in KNOWN_CONSTRAINTS]
     unsupported_filters: list[str] = []

@@ -3,12 +3,27 @@ ranked candidates) and D2 (evidence, freshness and score components when request
 
 from __future__ import annotations
 
+import pytest
+
 from conformance.adp._service_fixtures import Answer, Probe, reached
-from conformance.outcomes import clause, untestable, violation
+from conformance.outcomes import clause, not_applicable, untestable, violation
 
 #: The members of a Discovery Request (5.1): requests with others are ADP-4.7-01's.
 KNOWN = {"query", "required_tags", "preferred_tags", "excluded_tags", "protocols", "constraints", "limit",
          "include_evidence", "detail", "client_context"}
+#: What a service that answers no Discovery Request at all answers one (AMB-01): no such resource,
+#: method or feature. Any other answer is an answer of a service that offers D1.
+NOT_OFFERED = (404, 405, 501)
+#: The members of a candidate that show D2's evidence, freshness or score components (7.6).
+D2_MEMBERS = ("matched_tags", "matched_examples", "freshness", "score_components")
+
+
+def _claims(request: pytest.FixtureRequest, level: str) -> bool:
+    """Whether the user declared (``--level``) this level or a higher one of the draft."""
+    declared = request.config.getoption("adck_level", None)
+    return declared is not None and declared >= level
+
+
 #: The request of 9.2 (a D1 request with a protocol filter), as the draft gives it.
 QUERY_9_2 = {"query": "answer a short factual question", "protocols": ["https"], "limit": 1}
 
@@ -24,13 +39,19 @@ def _direction_breaks(answer: Answer) -> str | None:
 
 
 @clause("ADP-3.3-02")
-def test_3_3_d1_filters_and_ranked_candidates(service: Probe) -> None:
+def test_3_3_d1_filters_and_ranked_candidates(service: Probe, request: pytest.FixtureRequest) -> None:
     """| D1 | Structured Discovery | Support Discovery Requests with tag and protocol filters and
     return ranked candidates. |: the seed's requests with required_tags, excluded_tags and
     protocols, the draft's 9.2 request, and the whole catalogue, are answered with Discovery Responses whose candidates
-    are in rank order, best first: scores never go both up and down the list (AMB-15)."""
+    are in rank order, best first: scores never go both up and down the list (AMB-15).
+    A service that answers no Discovery Request at all (404, 405, 501) does not offer D1: the
+    row does not apply to it, unless it claims D1 (``--level``)."""
     catalog = service.catalog()
     reached(catalog, "the catalogue request")
+    if catalog.status in NOT_OFFERED and not _claims(request, "D1"):
+        not_applicable(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the "
+                       "service answers no Discovery Request, so it does not offer D1 (at most D0, AMB-01; "
+                       "--level D1 claims it, --binding names another path)")
     if not catalog.is_response:
         violation(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the service "
                   "answers no Discovery Request (at most D0, AMB-01)")
@@ -59,13 +80,19 @@ def _filters(body: dict) -> str:
 
 
 @clause("ADP-3.3-03")
-def test_3_3_d2_evidence_freshness_score_components(service: Probe) -> None:
+def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pytest.FixtureRequest) -> None:
     """| D2 | Evidence-Based Discovery | Return matching evidence, freshness data, and score
     components when requested. |: with include_evidence true (the only way to request them,
     AMB-08), every candidate carries matching evidence (matched_tags or matched_examples), a
-    freshness object and a score_components object."""
+    freshness object and a score_components object. A service none of whose candidates carries
+    any of them does not offer D2: the row does not apply to it, unless it claims D2 (``--level``)."""
+    catalog = service.catalog()
+    reached(catalog, "the catalogue request")
+    if catalog.status in NOT_OFFERED and not _claims(request, "D2"):
+        not_applicable(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the "
+                       "service answers no Discovery Request, so it offers neither D1 nor D2 (AMB-01)")
     bodies = service.evidence_requests()
-    problems, judged = [], 0
+    problems, judged, shown = [], 0, False
     for body in bodies:
         answer = service.discover(body)
         reached(answer, "a request with include_evidence")
@@ -73,6 +100,7 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe) -> None:
             continue
         for c in answer.candidates:
             judged += 1
+            shown = shown or any(c.get(name) is not None for name in D2_MEMBERS)
             missing = [name for name, ok in (
                 ("matching evidence (matched_tags or matched_examples)",
                  isinstance(c.get("matched_tags"), list) or isinstance(c.get("matched_examples"), list)),
@@ -82,5 +110,9 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe) -> None:
                 problems.append(f"candidate {c.get('id')!r} has no {', no '.join(missing)}")
     if not judged:
         untestable("no request with include_evidence returned a candidate (see ADP-3.3-02)")
+    if not shown and not _claims(request, "D2"):
+        not_applicable(f"none of {judged} candidates asked with include_evidence carries matched_tags, "
+                       "matched_examples, freshness or score_components: the service does not offer D2 "
+                       "(--level D2 claims it)")
     if problems:
         violation(f"{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]))

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from conformance import redact
 from conformance.catalog import Clause, Profile
 from conformance.fetch import Exchange
+from conformance.outcomes import NARROWED
 
 #: Characters of a body from another origin than the target's that a report shows.
 CROSS_ORIGIN_EXCERPT = 160
@@ -187,7 +188,8 @@ def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
     return ClauseResult(
         clause=clause.id, section=clause.section, level=clause.level, keyword=clause.keyword,
         role=clause.role, text=clause.text, outcome=first.outcome, message=first.message,
-        untestable_reason="prerequisite" if first.outcome == "untestable" else None,
+        untestable_reason=(("narrowed" if first.message.startswith(NARROWED) else "prerequisite")
+                           if first.outcome == "untestable" else None),
         tests=[o.nodeid for o in outcomes],
         evidence=first.evidence if first.outcome in ("fail", "error", "untestable") else [],
         replay=replay if first.outcome != "pass" else None,
@@ -283,70 +285,121 @@ def exit_rule(judged: list[ClauseResult], *, complete: bool, fail_on: str = "mus
     return (EXIT_FAILED if blocking or not complete else EXIT_OK), blocking
 
 
-def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[str, ...]], ...]
+def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[str, ...]], ...],
+                  offered_by: dict[str, str], declared_level: str | None, witnessed: dict[str, str]
                   ) -> tuple[str | None, list[dict[str, Any]], set[str]]:
-    """(highest draft level met, each level's account, the clauses above the level met)."""
+    """(highest draft level met, each level's account, the clauses of the levels not offered).
+
+    A level is *offered* when the target claims it (``--level`` at or above it) or shows it in
+    its answers: the clause that defines the level (``offered_by``, the level's row of the
+    draft's table) was judged, passed or failed, rather than found not to apply (a service that
+    answers no Discovery Request does not offer D1); one that could not be checked leaves the
+    level offered, its MUSTs unverified. A level without such a clause is offered when any of its
+    clauses was judged. The verdict judges every clause up to the highest level
+    offered: a MUST of an offered level that failed fails the run, whatever level was met; the
+    levels above it are not offered, and their clauses do not count."""
     of: dict[str, str] = {}
     for name, ids in levels:
         for cid in ids:
             of.setdefault(cid, name)
+    names = [name for name, _ in levels]
+    claimed = names.index(declared_level) if declared_level in names else -1
+    outcome = {**witnessed, **{r.clause: r.outcome for r in results}}
     accounts: list[dict[str, Any]] = []
     met: str | None = None
     blocked = False
-    for name, _ in levels:
+    for index, (name, _) in enumerate(levels):
         mine = [r for r in results if of.get(r.clause) == name]
+        checked = any(r.outcome in ("pass", "fail") for r in mine)
+        defining = offered_by.get(name)
+        # only a row found not to apply says the level is absent; one that could not be checked
+        # (the service unreachable, a budget spent) leaves it offered, and its MUSTs unverified
+        shown = outcome[defining] != "not-applicable" if defining in outcome else checked
         account = {
             "level": name,
-            "checked": any(r.outcome in ("pass", "fail") for r in mine),
+            "offered": index <= claimed or shown,
+            "checked": checked,
             "must_failed": [r.clause for r in mine if r.level == "MUST" and r.outcome in ("fail", "error")],
             "must_unverified": [r.clause for r in mine if r.level == "MUST" and r.outcome == "untestable"
                                 and not r.counts_as_met()],
             "should_failed": [r.clause for r in mine if r.level == "SHOULD" and not r.counts_as_met()],
         }
-        # a level nothing of the run speaks of (a document on its own has no D1 clause) is not met
-        account["met"] = (not blocked and account["checked"] and not account["must_failed"]
-                          and not account["must_unverified"])
+        # a level nothing of the run speaks of (a document on its own has no D1 clause) is not met,
+        # nor one whose defining row did not pass (a claimed level the target does not show)
+        account["met"] = (not blocked and account["offered"] and checked and not account["must_failed"]
+                          and not account["must_unverified"]
+                          and (defining is None or outcome.get(defining) in ("pass", None)))
         if account["met"]:
             met = name
         else:
             blocked = True
         accounts.append(account)
-    names = [name for name, _ in levels]
-    # judged: the clauses up to the level met (up to the lowest level when none is met)
-    ceiling = names.index(met) if met is not None else 0
+    # judged: the clauses up to the highest level offered (the lowest level at least); a level
+    # below one offered is offered too (a D2 service must also satisfy D0 and D1)
+    ceiling = max([i for i, a in enumerate(accounts) if a["offered"]], default=0)
+    for account in accounts[:ceiling + 1]:
+        account["offered"] = True
     above = {r.clause for r in results if r.clause in of and names.index(of[r.clause]) > ceiling}
     return met, accounts, above
+
+
+def not_offered(results: list[ClauseResult], accounts: list[dict[str, Any]],
+                levels: tuple[tuple[str, tuple[str, ...]], ...]) -> list[ClauseResult]:
+    """The results with every clause of a draft level the target does not offer (``accounts``,
+    ``Summary.draft_levels``) made *not applicable*, saying why and what was seen: the counts
+    and every report format then agree with the verdict, which does not count them."""
+    missing = {a["level"] for a in accounts if not a["offered"]}
+    if not missing:
+        return results
+    of: dict[str, str] = {}
+    for name, ids in levels:
+        for cid in ids:
+            of.setdefault(cid, name)
+    out = []
+    for r in results:
+        if of.get(r.clause) in missing and r.outcome != "not-applicable" and not (
+                r.outcome == "untestable" and r.untestable_reason == "not-observable"):
+            seen = f"; seen: {r.outcome}" + (f": {r.message}" if r.message else "")
+            r = replace(r, outcome="not-applicable", untestable_reason=None, evidence=[], replay=None,
+                        message=f"level {of[r.clause]} is not offered by the target (it neither shows nor claims "
+                                f"it), so its clauses do not apply{seen}")
+        out.append(r)
+    return out
 
 
 def summarize(results: list[ClauseResult], partial: bool = False, completed: bool = True,
               partial_reasons: list[str] | None = None,
               draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = (),
               declared_level: str | None = None, fail_on: str = "must",
-              waived: frozenset[str] | set[str] = frozenset()) -> Summary:
-    """The verdict of a run. For a draft with levels of its own (``draft_levels``), the run
-    is judged on the clauses up to the highest level met, and the levels above it are reported
-    as not met, naming their clauses ("ADP D1 full; D2: 3 MUST failed"). With a level the user
-    declared (``declared_level``, ``--level``), it is judged on the clauses up to that level:
-    a MUST of it, or of a level below, that failed makes the run non-conformant. ``fail_on``
-    and ``waived`` (the clauses a baseline expects to fail) decide the exit status only."""
+              waived: frozenset[str] | set[str] = frozenset(),
+              offered_by: dict[str, str] | None = None, witnessed: dict[str, str] | None = None) -> Summary:
+    """The verdict of a run. For a draft with levels of its own (``draft_levels``), the run is
+    judged on the clauses up to the highest level the target offers (:func:`_draft_levels`: shown
+    by its answers through the level's defining clause, ``offered_by``, or claimed with
+    ``declared_level``, ``--level``): a MUST of an offered level that failed makes the run
+    non-conformant ("non-conformant (D0 met; D1: 1 MUST failed)"); levels above are not offered
+    and do not count ("D1 full (D2 not offered)"). ``draft_level`` names the highest level met.
+    ``witnessed`` holds the outcomes of defining clauses that ran beside a ``--clause`` selection
+    without being reported. ``fail_on`` and ``waived`` (the clauses a baseline expects to fail)
+    decide the exit status only."""
+    draft_level, level_accounts, above = (None, [], set())
+    if draft_levels and any(c in {r.clause for r in results} for _, ids in draft_levels for c in ids):
+        draft_level, level_accounts, above = _draft_levels(results, draft_levels, dict(offered_by or {}),
+                                                           declared_level, dict(witnessed or {}))
+        results = not_offered(results, level_accounts, draft_levels)
     counts: dict[str, dict[str, int]] = {
         lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
         for lvl in ("MUST", "SHOULD", "MAY")
     }
     for r in results:
         counts[r.level][r.outcome] += 1
-    draft_level, level_accounts, above = (None, [], set())
-    if draft_levels and any(c in {r.clause for r in results} for _, ids in draft_levels for c in ids):
-        draft_level, level_accounts, above = _draft_levels(results, draft_levels)
-        if declared_level is not None:
-            names = [name for name, _ in draft_levels]
-            ceiling = names.index(declared_level)
-            of = {cid: name for name, ids in reversed(draft_levels) for cid in ids}
-            above = {r.clause for r in results if r.clause in of and names.index(of[r.clause]) > ceiling}
-            if draft_level is not None and names.index(draft_level) > ceiling:
-                draft_level = declared_level
-        results = [r for r in results if r.clause not in above]
+    results = [r for r in results if r.clause not in above]
     reasons = list(partial_reasons or ())
+    # what the run's world could not show (--world respx has no TLS) narrows the run, as --clause does
+    narrowed = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "narrowed"]
+    if narrowed:
+        reasons.append(f"{', '.join(narrowed)} not checkable in the world this run chose (see each one's message)")
+        results = [r for r in results if r.clause not in narrowed]
     if partial and not reasons:
         reasons.append("the run was narrowed")
     if not completed:

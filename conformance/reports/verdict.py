@@ -43,21 +43,29 @@ def _verdict(report: Report) -> str:
 
 
 def draft_level_line(report: Report) -> str:
-    """For a draft with levels of its own: ``D1 full (D2: 3 MUST failed)``, or
-    ``non-conformant (D0: 2 MUST failed)`` when not even the lowest level is met."""
+    """For a draft with levels of its own, the level met beside what the target offers:
+    ``D1 full (D2 not offered)``; ``non-conformant (D0 met; D1: 1 MUST failed)`` when a level it
+    offers failed; ``non-conformant (D0: 2 MUST failed)`` when not even the lowest is met."""
     s = report.summary
-    head = f"{s.draft_level} {s.level}" if s.draft_level and s.level != "non-conformant" else s.level
+    if s.level in ("full", "conformant") and s.draft_level:
+        head = f"{s.draft_level} {s.level}"
+    else:
+        head = s.level if not s.draft_level else f"{s.level} ({s.draft_level} met"
     missed = next((a for a in s.draft_levels if not a["met"]), None)
     if missed is None:
-        return head
+        return head if head.endswith(s.level) else head + ")"
     parts = []
-    if missed["must_failed"]:
-        parts.append(f"{len(missed['must_failed'])} MUST failed")
-    if missed["must_unverified"]:
-        parts.append(f"{len(missed['must_unverified'])} MUST unverified")
-    if not missed["checked"]:
-        parts = ["not checked"]
-    return f"{head} ({missed['level']}: {', '.join(parts) or 'not met'})"
+    if not missed.get("offered", True):
+        parts = ["not offered"]
+    else:
+        if missed["must_failed"]:
+            parts.append(f"{len(missed['must_failed'])} MUST failed")
+        if missed["must_unverified"]:
+            parts.append(f"{len(missed['must_unverified'])} MUST unverified")
+        if not missed["checked"]:
+            parts = ["not checked"]
+    what = f"{missed['level']} {parts[0]}" if parts == ["not offered"] else f"{missed['level']}: {', '.join(parts) or 'not met'}"
+    return f"{head}; {what})" if head.endswith(" met") else f"{head} ({what})"
 
 
 def cut(value: str, limit: int) -> str:
