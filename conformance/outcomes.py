@@ -77,6 +77,19 @@ def untestable(reason: str) -> NoReturn:
     raise Untestable(msg=f"untestable: {reason}", pytrace=False)
 
 
+#: Begins the message of a clause the world the user chose for the run cannot show (``--world
+#: respx`` has no TLS): the run was narrowed, as by ``--clause``; nothing is said of the target.
+NARROWED = "not checkable in the world this run chose: "
+
+
+def outside_world(reason: str) -> NoReturn:
+    """*untestable* because the run's world (an option the user chose) cannot show what the
+    clause speaks of: the run is partial, naming the clause, and the clause counts neither for
+    nor against the target (``untestable_reason = narrowed``)."""
+    __tracebackhide__ = True
+    raise Untestable(msg=f"untestable: {NARROWED}{reason}", pytrace=False)
+
+
 #: Set by the plugin while a clause test runs: returns the test's evidence so far, as report
 #: evidence (dicts). :func:`each_case` asks it before and after each case, so that a failure
 #: shows the exchanges of the cases that failed, not those of the cases that passed.

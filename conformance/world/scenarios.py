@@ -186,9 +186,9 @@ class ScenarioWorld:
             listener: Listener = "https") -> Scenario:
         """A new scenario: ``site`` changed like a mutant (JSON patch, route changes), under a fresh name."""
         if self.mode == "respx" and listener in ("wrong-name", "untrusted", "expired"):
-            from conformance.outcomes import untestable
+            from conformance.outcomes import outside_world
 
-            untestable("certificate checks need real TLS: run this clause in the socket world (without --world respx)")
+            outside_world("certificate checks need real TLS: run this clause in the socket world (without --world respx)")
         host = f"{re.sub(r'[^a-z0-9-]+', '-', name.lower()).strip('-')}-{next(self._counter)}.{DOMAIN}"
         routes = json.loads(json.dumps(routes or []).replace("{host}", host))  # a route may name its host
         changed = mutate(site, Mutant(name=name, clause=None, summary=name, patch=tuple(patch or ()),
