@@ -6,6 +6,7 @@ import contextlib
 import functools
 import io
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,42 @@ def schema_validator(path: Path):
 def named_ways(table: dict) -> list[tuple[str, str]]:
     """The (clause, way) pairs of a table of named breaks, in a stable order, for parametrize."""
     return [(cid, name) for cid in sorted(table) for name in table[cid]]
+
+
+def ends(fn, *args, within: float = 120.0, **kwargs):
+    """``fn(*args, **kwargs)``, whose value it returns; the test fails if the call has not
+    returned after ``within`` seconds. A hang detector for the tests of the kit's deadlines (a
+    hanging server, a silent adapter, a trickling body must end at the kit's timeout), not a
+    speed claim: ``within`` is far above any real duration, so only a deadline that is gone
+    trips it. Speed is measured in ``benchmarks/``, never asserted here.
+
+    The call stays on the calling thread, the main one (pytest runs tests there, under xdist
+    too), where an in-process run's own deadline delivers its interrupt. At ``within`` a SIGALRM
+    interrupts the call with KeyboardInterrupt (an in-process run then ends as on Ctrl-C), and
+    again every second until it returns."""
+    __tracebackhide__ = True
+    state = {"running": True, "expired": False}
+
+    def alarm(signum, frame):
+        if state["running"]:
+            state["expired"] = True
+            raise KeyboardInterrupt(f"tests.conftest.ends: no return within {within:g} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)  # ValueError off the main thread
+    signal.setitimer(signal.ITIMER_REAL, within, 1.0)
+    try:
+        result = fn(*args, **kwargs)
+        state["running"] = False
+    except KeyboardInterrupt:
+        state["running"] = False
+        if not state["expired"]:
+            raise  # a real Ctrl-C
+        result = None
+    finally:
+        state["running"] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    if state["expired"]:
+        pytest.fail(f"{getattr(fn, '__qualname__', fn)!s} did not end within {within:g} s: the deadline is not "
+                    "enforced", pytrace=False)
+    return result
