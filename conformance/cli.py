@@ -3,7 +3,7 @@
     adck run DRAFT --target TARGET [options]   check a target, write reports, exit 0/1/2
     adck clauses DRAFT [--json]                 the clause catalog with each entry's status
     adck ambiguities DRAFT [--json]             the draft's ambiguities, the kit's reading, the clauses
-    adck targets DRAFT                          the target kinds and the built-in variants
+    adck targets DRAFT [--json]                 the target kinds and the built-in variants
     adck completion bash|zsh|fish               the shell's completion script (argcomplete)
 
 Exit status 2 (with one line on stderr) whenever the mistake is not the target's: a bad
@@ -112,6 +112,9 @@ def _parser() -> argparse.ArgumentParser:
 
     t = sub.add_parser("targets", help="list target kinds and a draft's built-in variants")
     t.add_argument("draft", help="the draft's short name")
+    t.add_argument("--json", action="store_true",
+                   help="machine-readable: the target kinds, each built-in variant with its role, clause and "
+                        "summary, and the conforming variants")
 
     co = sub.add_parser("completion", help="print the shell completion script (bash, zsh or fish)",
                         description="Print the script that makes the shell complete adck's commands, options, "
@@ -348,46 +351,82 @@ def _cmd_ambiguities(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
+    """The target kinds a draft takes and its built-in variants. A variant's name (and every id)
+    is never broken: in a terminal the tables keep names and clauses whole however narrow it is;
+    piped (a file, grep, a CI log) each variant is one plain line. ``--json`` for programs."""
     from conformance.world.site import load_mutants
 
-    _load(args.draft)
-    for syntax, what, drafts in cli_help.target_kinds():
-        if drafts and args.draft not in drafts:
-            continue  # a kind of another draft (txt: and DOMAIN are AID's)
-        console.print(f"{syntax}  {what}", markup=False)
-    note = _load(args.draft).target_note
-    if note:
-        console.print(escape(note))
+    profile = _load(args.draft)
+    kinds = [(syntax, what) for syntax, what, drafts in cli_help.target_kinds()
+             if not drafts or args.draft in drafts]  # txt: and DOMAIN are AID's
     try:
         mutants = load_mutants(args.draft)
     except FileNotFoundError:
         mutants = {}
-    if mutants:
-        table = Table(title=f"built-in broken variants of {args.draft} (--target builtin:NAME)")
-        for col in ("name", "breaks", "how"):
-            table.add_column(col, overflow="fold")
-        for m in mutants.values():
-            table.add_row(m.name, m.clause, m.summary)
-        console.print(table)
-    from conformance import catalog
-
-    client = catalog.load(args.draft).client
+    client = profile.client
     agents = load_mutants(args.draft, file=client.mutants) if client else {}
+    conforming = load_mutants(args.draft, "conforming") if mutants else {}
+
+    def role_of(cid: str | None) -> str | None:
+        return profile.clauses[cid].role if cid in profile.clauses else None
+
+    groups = []  # (title, kind, [(name, clause or expect, summary, driven)], role option)
+    if mutants:
+        groups.append((f"built-in broken variants of {args.draft} (--target builtin:NAME)", "broken",
+                       [(m.name, m.clause or "", m.summary, None) for m in mutants.values()], None))
     if agents:
         assert client is not None
-        table = Table(title=f"built-in broken {client.role}s of {args.draft} (--role {client.role} --target builtin:NAME)")
-        for col in ("name", "breaks", "how", "driven"):
-            table.add_column(col, overflow="fold")
-        for m in agents.values():
-            table.add_row(m.name, m.clause, m.summary, m.via)
-        console.print(table)
-    conforming = load_mutants(args.draft, "conforming") if mutants else {}
+        groups.append((f"built-in broken {client.role}s of {args.draft} (--role {client.role} --target builtin:NAME)",
+                       "broken", [(m.name, m.clause or "", m.summary, m.via) for m in agents.values()], client.role))
     if conforming:
-        table = Table(title=f"built-in conforming variants of {args.draft} (edge cases that must pass)")
-        for col in ("name", "must reach", "how"):
-            table.add_column(col, overflow="fold")
-        for m in conforming.values():
-            table.add_row(m.name, m.expect or "", m.summary)
+        groups.append((f"built-in conforming variants of {args.draft} (edge cases that must pass)", "conforming",
+                       [(m.name, m.expect or "", m.summary, None) for m in conforming.values()], None))
+    if args.json:
+        def variant(kind: str, name: str, ref: str, summary: str, driven: str | None, role: str | None) -> dict:
+            out: dict = {"name": name, "target": f"builtin:{name}", "summary": summary}
+            if kind == "broken":
+                out.update(clause=ref or None, role=role or role_of(ref))
+            else:
+                out["must_reach"] = ref or None
+            if role:
+                out["run_role"] = role  # the --role a run of it needs
+            if driven:
+                out["driven"] = driven
+            out["command"] = f"adck run {args.draft}{f' --role {role}' if role else ''} --target builtin:{name}"
+            return out
+
+        print(json.dumps({
+            "draft": profile.draft, "short": profile.short, "roles": list(profile.roles),
+            "kinds": [{"syntax": syntax, "description": what} for syntax, what in kinds],
+            "note": profile.target_note or None,
+            "broken": [variant(kind, *row, role) for _, kind, rows, role in groups if kind == "broken" for row in rows],
+            "conforming": [variant(kind, *row, role) for _, kind, rows, role in groups if kind == "conforming"
+                           for row in rows],
+        }, indent=2, ensure_ascii=False))
+        return 0
+    for syntax, what in kinds:
+        console.print(f"{syntax}  {what}", markup=False)
+    if profile.target_note:
+        console.print(escape(profile.target_note))
+    for title, kind, rows, role in groups:
+        heads = ("name", "breaks" if kind == "broken" else "must reach", "how") + (("driven",) if role else ())
+        width = max(len(name) for name, *_ in rows)
+        ref_width = max(len(ref) for _, ref, *_ in rows)
+        # a table needs its name and id columns whole, borders, and room for the prose
+        room = width + ref_width + (len("driven") if role else 0) + 3 * len(heads) + 1 + 24
+        if not console.is_terminal or console.width < room:
+            # piped or too narrow for a table: one line per variant, its name and clause whole
+            console.print(title, markup=False)
+            for name, ref, summary, driven in rows:
+                tail = f"  ({driven})" if role and driven else ""
+                console.print(f"  {name.ljust(width)}  {ref.ljust(ref_width)}  {summary}{tail}", markup=False,
+                              highlight=False)
+            continue
+        table = Table(title=title)
+        for col in heads:  # names and ids are never folded; only the prose wraps
+            table.add_column(col, no_wrap=col != "how", overflow="fold")
+        for name, ref, summary, driven in rows:
+            table.add_row(name, ref, summary, *((driven or "",) if role else ()))
         console.print(table)
     return 0
 

@@ -226,3 +226,54 @@ def test_a_draft_whose_suite_is_not_built_says_so(monkeypatch: pytest.MonkeyPatc
     assert cli.main(["run", "adp", "--target", "builtin"]) == 2
     err = capsys.readouterr().err
     assert "the adp suite is being built" in err and "adck clauses adp" in err
+
+
+# ------------------------------------------------------------------ adck targets: names whole, --json
+def _variant_names(draft: str) -> set[str]:
+    from conformance.world.site import load_mutants
+
+    profile = catalog.load(draft)
+    names = set(load_mutants(draft)) | set(load_mutants(draft, "conforming"))
+    if profile.client:
+        names |= set(load_mutants(draft, file=profile.client.mutants))
+    return names
+
+
+@pytest.mark.parametrize("draft", ["aiendpoint", "aid"])
+def test_targets_never_breaks_a_variant_name_piped_or_narrow(draft: str, capsys: pytest.CaptureFixture,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Piped (capsys is no terminal) at COLUMNS=40, and in a terminal 50 columns wide, each
+    variant's name stands whole on a line, beside its clause."""
+    import io
+    import re
+
+    from rich.console import Console
+
+    monkeypatch.setenv("COLUMNS", "40")
+    code, piped = run_cli(capsys, "targets", draft)
+    narrow = io.StringIO()
+    console = Console(file=narrow, force_terminal=True, width=50, color_system=None, highlight=False,
+                      soft_wrap=True, emoji=False)
+    assert code == 0 and cli._cmd_targets(cli._parser().parse_args(["targets", draft]), console) == 0
+    names = _variant_names(draft)
+    for said in (piped, narrow.getvalue()):
+        words = {w for line in said.splitlines() for w in re.findall(r"[\w.:-]+", line)}
+        broken = sorted(n for n in names if n not in words)
+        assert not broken, f"variant names broken over lines: {broken[:5]}"
+
+
+def test_targets_json_lists_kinds_and_every_variant_with_role_and_clause(capsys: pytest.CaptureFixture) -> None:
+    code, out = run_cli(capsys, "targets", "aiendpoint", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["short"] == "aiendpoint" and data["roles"] == ["publisher", "document", "agent"]
+    assert {"syntax": "PATH or file:PATH", "description": "a document on its own (document role only)"} in data["kinds"]
+    assert not any(k["syntax"].startswith("txt:") for k in data["kinds"]), "AID's kinds are not aiendpoint's"
+    profile = catalog.load("aiendpoint")
+    assert {v["name"] for v in data["broken"]} | {v["name"] for v in data["conforming"]} == _variant_names("aiendpoint")
+    for v in data["broken"]:
+        assert v["clause"] in profile.clauses and v["role"] == profile.clauses[v["clause"]].role, v
+        assert v["summary"] and v["target"] == f"builtin:{v['name']}"
+    agent = next(v for v in data["broken"] if v["name"] == "three-redirects")
+    assert agent["run_role"] == "agent" and agent["command"].endswith("--role agent --target builtin:three-redirects")
+    five = next(v for v in data["conforming"] if v["name"] == "five-redirects")
+    assert five["must_reach"] == "full" and "clause" not in five
