@@ -39,10 +39,11 @@ def fixtures_dir(draft: str) -> Path:
 
 
 def _shared(env: str, name: str) -> Path | None:
-    """``$env`` if set, else ``../shared/<name>`` beside the checkout; None when absent."""
-    candidates = [Path(os.environ[env])] if os.environ.get(env) else []
-    candidates.append(_PACKAGE.parent.parent / "shared" / name)
-    return next((c for c in candidates if c.is_dir()), None)
+    """``$env`` if set (and then only it: a folder the user named is the one meant), else
+    ``../shared/<name>`` beside the checkout; None when absent."""
+    named = os.environ.get(env)
+    candidate = Path(named) if named else _PACKAGE.parent.parent / "shared" / name
+    return candidate if candidate.is_dir() else None
 
 
 def specs_dir() -> Path | None:

@@ -50,6 +50,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+#: Words every skip for a missing input carries (:func:`absent`): the session's last lines count them.
+ABSENT = "not on this machine: "
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """Where the self-tests found the inputs the project does not carry (or that they are missing)."""
+    found = {"drafts ($ADCK_SPECS)": resources.specs_dir(), "corpora ($ADCK_CORPORA)": resources.corpora_dir(),
+             "wheelhouse ($ADCK_WHEELHOUSE)": os.environ.get("ADCK_WHEELHOUSE")}
+    return ["adck inputs: " + "; ".join(f"{k}: {v or 'MISSING'}" for k, v in found.items())]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """Self-tests skipped because an input is missing are never silent: their count and the
+    reason (with the fix) close the session, in a section of its own."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        text = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if ABSENT in text:
+            why = text.split(ABSENT, 1)[1]
+            reasons[why] = reasons.get(why, 0) + 1
+    if reasons:
+        total = sum(reasons.values())
+        terminalreporter.section(f"{total} self-test{'s' if total != 1 else ''} did not run: inputs are missing",
+                                 sep="!", yellow=True, bold=True)
+        for why, count in reasons.items():
+            terminalreporter.write_line(f"{count} skipped: {why}", yellow=True)
+
+
 def absent(what: str) -> None:
     """Skip a self-test whose input is not on this machine; under CI (``$CI`` set), fail instead:
     a CI run that silently skipped the catalog or corpus checks would pass for the wrong reason."""
@@ -57,7 +85,7 @@ def absent(what: str) -> None:
     if os.environ.get("CI"):
         pytest.fail(f"{what} (CI is set, so this fails instead of skipping: set $ADCK_SPECS and "
                     "$ADCK_CORPORA, or put shared/ beside the checkout)", pytrace=False)
-    pytest.skip(what)
+    pytest.skip(ABSENT + what)
 
 
 @pytest.fixture(scope="session")
