@@ -10,6 +10,11 @@ need to look at first. A clause a report did not check (another role, another dr
 empty cell, never a pass. Written as ``matrix.html`` (self-contained, every string escaped)
 and ``index.md`` (target text in code spans).
 
+Every mark the matrix adds is a word or a Latin-1 character (``pass``, ``FAIL``, ``n/a``, ``·``,
+``disagree``, ``reading AMB-01``): no emoji or symbol that a browser without an emoji font (Debian's
+Chromium) draws as an empty box. Only the drafts' own sentences and the targets' strings may
+hold other characters.
+
 Works on report.json files (dicts), so reports of any kit run, committed or fresh, compare.
 """
 
@@ -23,7 +28,10 @@ from typing import Any
 
 from conformance.reports.markdown import _code
 
-_ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
+#: A cell's word for each outcome (FAIL and ERROR in capitals: what a reader looks for first).
+_WORD = {"pass": "pass", "fail": "FAIL", "error": "ERROR", "untestable": "untestable", "not-applicable": "n/a"}
+#: A cell for a clause the report did not check (Latin-1 middle dot).
+_NOT_CHECKED = "·"
 _JUDGED = ("pass", "fail")
 
 
@@ -122,15 +130,19 @@ def build(reports: list[dict[str, Any]], sources: list[str] | None = None) -> Ma
 
 
 def _cell(outcome: str | None) -> str:
-    return f"{_ICON[outcome]} {outcome}" if outcome in _ICON else "·"
+    return _WORD.get(outcome or "", _NOT_CHECKED)
+
+
+def _reading(ids: list[str]) -> str:
+    return "reading " + ", ".join(ids)
 
 
 def to_markdown(m: Matrix) -> str:
     lines = ["# adck: implementations compared", "",
              (f"{len(m.columns)} reports, {len(m.rows)} clauses. Cells: the clause's outcome in that report "
-              "(· the report did not check it: another role or draft, never a pass). "
-              "**≠** implementations disagree (one passed, one failed); ⚑ the kit judged the clause by its "
-              "reading of an ambiguity of the draft (`adck ambiguities DRAFT`)."), "",
+              "(pass, FAIL, ERROR, untestable, n/a; · the report did not check it: another role or draft, "
+              "never a pass). **disagree**: implementations disagree (one passed, one failed); reading AMB-NN: "
+              "the kit judged the clause by its reading of an ambiguity of the draft (`adck ambiguities DRAFT`)."), "",
              "| # | implementation | target | draft | roles | verdict | report |", "|---|---|---|---|---|---|---|"]
     for n, c in enumerate(m.columns, 1):
         verdict = c.level + (" (partial)" if c.partial and c.level != "partial" else "")
@@ -143,14 +155,14 @@ def to_markdown(m: Matrix) -> str:
               + ", ".join(f"{n}: {_cell(o)}" for n, o in enumerate(r.cells, 1) if o) for r in disagree] or ["None."]
     lines += ["", f"## Clauses nobody passes ({len(nobody)})", ""]
     lines += [f"- **{r.clause}** (§{r.section}, {r.keyword}): {_code(r.text, limit=160)}"
-              + (f" ⚑ {', '.join(r.ambiguities)}" if r.ambiguities else "") for r in nobody] or ["None."]
+              + (f" ({_reading(r.ambiguities)})" if r.ambiguities else "") for r in nobody] or ["None."]
     for draft in dict.fromkeys(r.draft for r in m.rows):
         head = " | ".join(str(n) for n in range(1, len(m.columns) + 1))
         lines += ["", f"## {draft}", "", f"| clause | § | key word | {head} | |",
                   "|---|---|---|" + "---|" * len(m.columns) + "---|"]
         for r in (r for r in m.rows if r.draft == draft):
-            flags = " ".join(x for x in ("**≠**" if r.disagree else "",
-                                         f"⚑ {', '.join(r.ambiguities)}" if r.ambiguities else "") if x)
+            flags = "; ".join(x for x in ("**disagree**" if r.disagree else "",
+                                          _reading(r.ambiguities) if r.ambiguities else "") if x)
             cells = " | ".join(_cell(o) for o in r.cells)
             lines.append(f"| {r.clause} | {r.section} | {r.keyword} | {cells} | {flags} |")
     used = sorted({f"{r.draft}:{a}" for r in m.rows for a in r.ambiguities})
@@ -158,7 +170,7 @@ def to_markdown(m: Matrix) -> str:
         lines += ["", "## Ambiguities the rows rest on", ""]
         for key in used:
             a = m.ambiguities.get(key, {})
-            lines.append(f"- ⚑ **{key}** {_code(a.get('title', ''))}: {_code(a.get('interpretation', ''), limit=300)}")
+            lines.append(f"- **{key}** {_code(a.get('title', ''))}: {_code(a.get('interpretation', ''), limit=300)}")
     return "\n".join(lines) + "\n"
 
 
@@ -174,6 +186,7 @@ tr.disagree{background:#fff3cd}
 tr.disagree td:first-child{border-left:4px solid #e0a800}
 .pass{color:#17702a}.fail{color:#b00020;font-weight:bold}.error{color:#8a2be2}
 .untestable{color:#a06000}.not-applicable,.none{color:#999}
+.tag{font-size:11px;font-weight:bold;border:1px solid currentColor;border-radius:3px;padding:0 .2rem;color:#8a6100}
 .clause{white-space:nowrap;font-family:monospace}
 .quote{color:#555;font-size:12px;max-width:40rem}
 .amb{font-size:12px;color:#6a4c00}
@@ -191,10 +204,10 @@ def to_html(m: Matrix) -> str:
          '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">',
          f"<title>adck: {len(m.columns)} implementations compared</title><style>{_CSS}</style></head><body>",
          "<h1>adck: implementations compared</h1>",
-         (f"<p>{len(m.columns)} reports, {len(m.rows)} clauses. A cell is the clause's outcome in that report; "
-          "· means the report did not check it (another role or draft), never a pass. Highlighted rows: the "
-          "implementations disagree (one passed, one failed). ⚑: the kit judged the clause by its reading of an "
-          "ambiguity of the draft.</p>"),
+         (f"<p>{len(m.columns)} reports, {len(m.rows)} clauses. A cell is the clause's outcome in that report "
+          "(pass, FAIL, ERROR, untestable, n/a); · means the report did not check it (another role or draft), "
+          "never a pass. Highlighted rows, marked disagree: the implementations disagree (one passed, one failed). "
+          "reading AMB-NN: the kit judged the clause by its reading of an ambiguity of the draft.</p>"),
          ('<table><thead><tr><th>#</th><th>implementation</th><th>target</th><th>draft</th><th>verdict</th>'
           "<th>report</th></tr></thead><tbody>")]
     for n, c in enumerate(m.columns, 1):
@@ -221,8 +234,8 @@ def to_html(m: Matrix) -> str:
             cls = ' class="disagree"' if r.disagree else ""
             cells = "".join(f'<td class="c {_e(o or "none")}" title="{_e(m.columns[i].label)}">{_e(_cell(o))}</td>'
                             for i, o in enumerate(r.cells))
-            amb = (f'<div class="amb">⚑ {_e(", ".join(r.ambiguities))}</div>' if r.ambiguities else "")
-            mark = " ≠" if r.disagree else ""
+            amb = (f'<div class="amb">{_e(_reading(r.ambiguities))}</div>' if r.ambiguities else "")
+            mark = ' <span class="tag">disagree</span>' if r.disagree else ""
             h.append(f'<tr id="{_e(r.draft)}-{_e(r.clause)}"{cls}><td class="clause">{_e(r.clause)}{mark}</td>'
                      f"<td>{_e(r.section)}</td><td>{_e(r.keyword)}</td>{cells}"
                      f'<td class="quote">{_e(r.text)}{amb}</td></tr>')
@@ -232,7 +245,7 @@ def to_html(m: Matrix) -> str:
         h.append("<h2>Ambiguities the rows rest on</h2><dl>")
         for key in used:
             a = m.ambiguities.get(key, {})
-            h.append(f"<dt>⚑ {_e(key)} {_e(a.get('title', ''))}</dt><dd>{_e(a.get('interpretation', ''))}</dd>")
+            h.append(f"<dt>{_e(key)} {_e(a.get('title', ''))}</dt><dd>{_e(a.get('interpretation', ''))}</dd>")
         h.append("</dl>")
     h.append("</body></html>")
     return "\n".join(h) + "\n"
