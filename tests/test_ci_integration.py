@@ -156,13 +156,48 @@ def test_line_is_1_when_the_file_is_not_json():
     assert sarif.member_lines("[" * 100_000) == {}  # too deep to walk: no crash
 
 
-def test_sarif_results_without_a_file_have_no_location(broken_doc):
+def _github_accepts(result: dict) -> str:
+    """What GitHub code scanning needs of a result's location, checked (it rejects a result
+    without one, and a URI that is not a path of the repository, such as https://...); returns
+    the location's URI."""
+    assert result.get("locations"), f"{result['ruleId']}: no location (code scanning rejects the upload)"
+    uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert uri and not re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", uri), f"{uri}: not a repository path"
+    assert not uri.startswith("/") and ".." not in uri.split("/") and " " not in uri, uri
+    return uri
+
+
+def test_sarif_results_without_a_file_point_at_a_stand_in_path_and_name_the_target(broken_doc):
     _, report = broken_doc
     import dataclasses
 
-    served = dataclasses.replace(report, target={**report.target, "kind": "origin", "spec": "https://x.test"})
-    for r in json.loads(sarif.to_sarif(served))["runs"][0]["results"]:
-        assert "locations" not in r
+    served = dataclasses.replace(report, target={**report.target, "kind": "origin", "spec": "https://x.test:8443/a"})
+    results = json.loads(sarif.to_sarif(served))["runs"][0]["results"]
+    assert results
+    for r in results:
+        assert _github_accepts(r) == "adck/aiendpoint/x.test_8443/a"
+        assert r["locations"][0]["logicalLocations"][0]["name"] == "https://x.test:8443/a"
+        assert r["partialFingerprints"]["adckClauseTarget/v1"]
+
+
+@pytest.mark.parametrize(("draft", "target", "role"), [
+    ("aiendpoint", "builtin:status-203", None),
+    ("aid", "builtin:uri-http", None),
+    ("aiendpoint", "builtin:three-redirects", "agent"),
+])
+def test_every_result_of_a_live_target_sarif_has_a_location(draft, target, role, sarif_schema, tmp_path):
+    """A run on a server or a client (here built-in variants, served on loopback) writes SARIF
+    that code scanning takes: every result has a location (a stand-in path naming the target)
+    and a logical location with the target itself; the log is valid SARIF 2.1.0."""
+    result = quiet_run(draft, target, roles=[role] if role else (), report_dir=tmp_path, formats=["sarif"])
+    log = json.loads((tmp_path / "report.sarif").read_text("utf-8"))
+    jsonschema.Draft4Validator(sarif_schema).validate(log)
+    results = log["runs"][0]["results"]
+    assert len(results) == sum(r.outcome == "fail" for r in result.report.results) > 0
+    for r in results:
+        uri = _github_accepts(r)
+        assert uri.startswith(f"adck/{draft}/builtin/"), uri
+        assert r["locations"][0]["logicalLocations"][0]["name"] == target
 
 
 # -- the job summary --------------------------------------------------------------------------

@@ -7,13 +7,22 @@ failure names. The document suites record no JSON pointer (their evidence is emp
 no exchange); their messages name the member first (``agents[0].name is absent``,
 ``service lacks name``), so the line is that of the first member path in the message that the
 document has (for a missing member, its parent object), and line 1 when the message names none.
-Only line numbers are taken from the file, never its text. Targets that are not documents
-(servers, clients) have no file: their results carry no location.
+Only line numbers are taken from the file, never its text.
+
+Targets that are not documents (a live server, a domain, a built-in variant, a client) have no
+file, yet GitHub code scanning rejects a result without a location ("expected at least one
+location") and a location whose URI is not a path of the repository (an ``https:`` URI). So
+each of their results points at a stand-in path, ``adck/DRAFT/TARGET`` (the target made a
+path: ``adck/aiendpoint/api.example.com``, ``adck/aid/builtin/uri-http``), line 1, which names
+the target but is no file of the repository; a ``logicalLocations`` entry carries the target
+itself (its URL, domain or adapter), and a partial fingerprint keeps the alert the same
+across runs.
 """
 
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import re
 from functools import lru_cache
@@ -166,6 +175,34 @@ def _uri(path: Path) -> tuple[str, str | None]:
     return quote(rel.as_posix()), "%SRCROOT%"
 
 
+#: Where every result of a target that is not a file points (see the module's docstring).
+STAND_IN_ROOT = "adck"
+
+
+def stand_in(report: Report) -> str:
+    """The repository-relative stand-in path of a target that is not a file: ``adck/DRAFT/``
+    and the target as path segments of safe characters (a URL's host, port and path; a
+    ``builtin:NAME`` as ``builtin/NAME``; an adapter's spec), never an absolute or ``..`` path."""
+    spec = str(report.target.get("spec") or report.target.get("kind") or "target")
+    m = re.fullmatch(r"(?i)(https?)://([^/?#]+)([^?#]*).*", spec)
+    if m:
+        host = m.group(2).rsplit("@", 1)[-1].replace(":", "_")
+        parts = [host, *m.group(3).split("/")]
+    else:
+        parts = re.split(r"[:/\\\s]+", spec)
+    safe = [re.sub(r"[^A-Za-z0-9._-]+", "_", p).strip("._") for p in parts]
+    safe = [p[:64] for p in safe if p][:8] or ["target"]
+    return "/".join([STAND_IN_ROOT, re.sub(r"[^A-Za-z0-9._-]+", "_", report.draft["short"]), *safe])
+
+
+def _logical(report: Report) -> dict[str, Any]:
+    """The target itself, as a logical location (it is no file)."""
+    kind = report.target.get("kind", "")
+    return {"name": str(report.target.get("spec", "")), "kind": "resource",
+            "fullyQualifiedName": f"{report.draft['short']}:{kind}:{report.target.get('spec', '')}",
+            "properties": {"description": str(report.target.get("description", "")), "target_kind": kind}}
+
+
 def plain(text: str) -> str:
     """Target text as a SARIF plain-text message: braces doubled (no placeholder) and brackets
     escaped (no embedded link a viewer would follow)."""
@@ -203,7 +240,9 @@ def _result(report: Report, r: ClauseResult, rule_index: int) -> dict[str, Any]:
         "ruleIndex": rule_index,
         "level": _LEVEL.get(r.level, "note"),
         "message": {"text": plain(f"{r.clause} ({r.keyword}) failed: {r.message}")},
-        "properties": {"draft": report.draft["short"], "ambiguities": list(r.ambiguities)},
+        "properties": {"draft": report.draft["short"], "target": report.target.get("spec", ""),
+                       "ambiguities": list(r.ambiguities),
+                       "applied_ambiguities": list(getattr(r, "applied_ambiguities", []))},
     }
     if r.replay:
         out["properties"]["replay"] = r.replay
@@ -215,6 +254,16 @@ def _result(report: Report, r: ClauseResult, rule_index: int) -> dict[str, Any]:
             artifact["uriBaseId"] = base
         out["locations"] = [{"physicalLocation": {"artifactLocation": artifact,
                                                    "region": {"startLine": locate(report, r)}}}]
+    else:
+        # no file: a stand-in path code scanning accepts, and the target as a logical location
+        stand = stand_in(report)
+        out["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": stand, "uriBaseId": "%SRCROOT%"},
+                                                   "region": {"startLine": 1}},
+                             "logicalLocations": [_logical(report)],
+                             "message": {"text": plain(f"not a file of the repository: the {report.target.get('kind', '')} "
+                                                       f"target {report.target.get('spec', '')}")}}]
+        key = f"{report.draft['short']}\n{r.clause}\n{report.target.get('spec', '')}".encode("utf-8")
+        out["partialFingerprints"] = {"adckClauseTarget/v1": hashlib.sha256(key).hexdigest()}
     return out
 
 
