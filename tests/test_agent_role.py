@@ -187,8 +187,8 @@ def test_a_late_reply_does_not_shift_later_steps(tmp_path: Path) -> None:
 
 
 def test_invalid_utf8_is_an_adapter_error_at_once(tmp_path: Path) -> None:
-    import time
-
+    """At once: on the bad line itself, not at the 20 s step timeout (that error says "no reply
+    within") nor at the adapter's exit (that one says it exited)."""
     from conformance.harness.adapters import AdapterError, command_adapter
 
     script = tmp_path / "bad_bytes.py"
@@ -197,12 +197,10 @@ def test_invalid_utf8_is_an_adapter_error_at_once(tmp_path: Path) -> None:
     '''), encoding="utf-8")
     adapter = command_adapter(f"cmd:{sys.executable} {script}", timeout=20)
     try:
-        started = time.monotonic()
         with pytest.raises(AdapterError, match="not UTF-8"):
             adapter.run({"type": "run", "id": "a", "session": "s", "operation": "aiendpoint.discover",
                          "params": {"authority": "x", "now": "2026-03-15T12:00:00Z",
                                     "network": {"connect_to": [], "ca_file": "/dev/null"}}})
-        assert time.monotonic() - started < 10
     finally:
         adapter.close()
 

@@ -11,7 +11,6 @@ import contextlib
 import gzip
 import io
 import re
-import time
 from typing import Iterator
 
 import pytest
@@ -26,13 +25,13 @@ from conformance.world.site import Route, Site
 
 try:  # tests/ as a package, or (pytest's rootdir-less default) tests/ on sys.path
     from tests import hostile
+    from tests.conftest import ends
 except ImportError:  # pragma: no cover
     import hostile  # type: ignore[no-redef]
+    from conftest import ends  # type: ignore[no-redef]
 
 CAP = 64 * 1024
 FAST = Limits(total_timeout=1, connect_timeout=1, max_body_bytes=CAP)
-#: Wall-clock bound for one fetch under FAST limits (1 s deadline, plus generous slack).
-BOUND = 3.0
 
 
 def make_fetcher(*connect_to: ConnectTo | str, ca: bool = True, limits: Limits = FAST) -> Fetcher:
@@ -40,11 +39,16 @@ def make_fetcher(*connect_to: ConnectTo | str, ca: bool = True, limits: Limits =
     return Fetcher(HttpConfig(ca_bundle=tls.ca_bundle() if ca else None, connect_to=mappings, limits=limits))
 
 
-def timed_fetch(fetcher: Fetcher, url: str) -> tuple[Fetch, float]:
-    started = time.monotonic()
+def _fetch(fetcher: Fetcher, url: str) -> Fetch:
     with fetcher:
-        result = fetcher.fetch(url)
-    return result, time.monotonic() - started
+        return fetcher.fetch(url)
+
+
+def fetched(fetcher: Fetcher, url: str) -> Fetch:
+    """One fetch, under the hang detector (``tests.conftest.ends``): a fetch that never ends
+    fails the test. No test here asserts how long a fetch takes: ``benchmarks/limits.py``
+    measures it."""
+    return ends(_fetch, fetcher, url)
 
 
 def ok_head(length: int) -> bytes:
@@ -74,53 +78,47 @@ def seen_requests(o: MockOrigin) -> list[Request]:
 
 def test_hang_times_out_within_the_deadline() -> None:
     with hostile.Hang() as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "timeout", result.describe_error()
     assert result.final is None
-    assert elapsed < BOUND
     assert server.connections == 1
 
 
 def test_hang_behind_tls_times_out_within_the_deadline() -> None:
     with hostile.Hang(ssl_context=tls.server_context("hang.adck.test")) as server:
-        result, elapsed = timed_fetch(make_fetcher(f"hang.adck.test:443:127.0.0.1:{server.port}"),
-                                      "https://hang.adck.test/")
+        result = fetched(make_fetcher(f"hang.adck.test:443:127.0.0.1:{server.port}"), "https://hang.adck.test/")
     assert result.error_kind == "timeout", result.describe_error()
-    assert elapsed < BOUND
 
 
 def test_trickled_body_stops_at_the_total_deadline() -> None:
     with hostile.Trickle(interval=0.2) as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "timeout", result.describe_error()
     final = result.final
     assert final is not None and final.status == 200  # the headers came; the body never finished
     assert 0 < len(final.body) < 20
-    assert elapsed < BOUND
 
 
 def test_trickled_headers_stop_at_the_total_deadline() -> None:
     # Each header byte arrives well within the per-read timeout; only a deadline over the
     # whole exchange stops this.
     with hostile.Trickle(interval=0.2, in_head=True) as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "timeout", result.describe_error()
     assert result.final is None
-    assert elapsed < BOUND
 
 
 # -- size limits ------------------------------------------------------------------------------
 
 def test_flood_is_cut_at_the_cap() -> None:
     with hostile.Flood() as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "too-large", result.describe_error()
     final = result.final
     assert final is not None and final.status == 200
     assert final.body_truncated
     assert len(final.body) == CAP
     assert final.body == b"x" * CAP
-    assert elapsed < BOUND
 
 
 def test_gzip_bomb_is_too_large_on_the_decoded_size() -> None:
@@ -129,12 +127,11 @@ def test_gzip_bomb_is_too_large_on_the_decoded_size() -> None:
     head = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
             b"Content-Length: " + str(len(bomb)).encode() + b"\r\n\r\n")
     with hostile.Canned(head + bomb) as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "too-large", result.describe_error()
     final = result.final
     assert final is not None and final.body_truncated
     assert len(final.body) == CAP and final.body == b"\0" * CAP
-    assert elapsed < BOUND
 
 
 def _canned_encoded(body: bytes, encoding: str) -> bytes:
@@ -152,11 +149,11 @@ def test_stacked_gzip_bomb_is_capped_on_the_decoded_size_in_bounded_memory() -> 
     assert len(bomb) < 64 * 1024
     tracemalloc.start()
     with hostile.Canned(_canned_encoded(bomb, "gzip, gzip")) as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert result.error_kind == "too-large", result.describe_error()
-    assert result.final.body == b"\0" * CAP and elapsed < BOUND
+    assert result.final.body == b"\0" * CAP
     assert peak < 32 * 1024 * 1024, f"decoding held {peak} bytes"
 
 
@@ -164,7 +161,7 @@ def test_stacked_gzip_bomb_is_capped_on_the_decoded_size_in_bounded_memory() -> 
 def test_unasked_or_too_deep_encodings_are_refused(encoding: str) -> None:
     body = gzip.compress(b'{"ok": true}')
     with hostile.Canned(_canned_encoded(body, encoding)) as server:
-        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "encoding", result.describe_error()
 
 
@@ -178,14 +175,14 @@ def test_unasked_or_too_deep_encodings_are_refused(encoding: str) -> None:
 ])
 def test_asked_encodings_decode(encoding: str, encode) -> None:
     with hostile.Canned(_canned_encoded(encode(b'{"ok": true}'), encoding)) as server:
-        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error is None and result.final.body == b'{"ok": true}', result.describe_error()
 
 
 def test_a_cut_compressed_body_is_a_protocol_error() -> None:
     body = gzip.compress(b"x" * 1000)[:-10]
     with hostile.Canned(_canned_encoded(body, "gzip")) as server:
-        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "protocol", result.describe_error()
 
 
@@ -193,7 +190,7 @@ def test_body_at_the_cap_is_not_too_large() -> None:
     body = b" " * CAP
     response = ok_head(len(body)) + body
     with hostile.Canned(response) as server:
-        result, _ = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error is None, result.describe_error()
     assert result.final.body == body and not result.final.body_truncated
 
@@ -202,37 +199,33 @@ def test_body_at_the_cap_is_not_too_large() -> None:
 
 def test_garbage_is_a_protocol_error() -> None:
     with hostile.Garbage() as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "protocol", result.describe_error()
     assert result.final is None
-    assert elapsed < BOUND
 
 
 def test_short_body_against_content_length_is_an_error() -> None:
     with hostile.BadLength(declared="100", body=b"0123456789") as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error_kind == "protocol", result.describe_error()
-    assert elapsed < BOUND
 
 
 @pytest.mark.parametrize("declared", ["banana", "-5", "10, 20", "99999999999999999999999999"])
 def test_unparseable_content_length_is_an_error(declared: str) -> None:
     with hostile.BadLength(declared=declared, body=b"0123456789") as server:
-        result, elapsed = timed_fetch(make_fetcher(), server.url + "/")
+        result = fetched(make_fetcher(), server.url + "/")
     assert result.error is not None
     assert result.error_kind in {"protocol", "too-large"}, result.describe_error()
-    assert elapsed < BOUND
 
 
 def test_refused_connection_is_a_connect_error() -> None:
     sock, port = hostile.refused_port()
     try:
-        result, elapsed = timed_fetch(make_fetcher(), f"http://127.0.0.1:{port}/")
+        result = fetched(make_fetcher(), f"http://127.0.0.1:{port}/")
     finally:
         sock.close()
     assert result.error_kind == "connect", result.describe_error()
     assert result.final is None
-    assert elapsed < BOUND
 
 
 # -- redirects --------------------------------------------------------------------------------
@@ -240,20 +233,19 @@ def test_refused_connection_is_a_connect_error() -> None:
 def test_redirect_loop_stops_after_five_redirects() -> None:
     with origin(redirect("/loop", "/loop")) as o:
         fetcher = make_fetcher(o.connect_to)
-        result, elapsed = timed_fetch(fetcher, "https://svc.adck.test/loop")
+        result = fetched(fetcher, "https://svc.adck.test/loop")
         assert len(seen_requests(o)) == 6
     assert result.error_kind == "too-many-redirects", result.describe_error()
     assert fetcher.requests_sent == 6
     assert len(result.exchanges) == 6
     assert len(result.redirects) == 6  # five followed, the sixth refused
-    assert elapsed < BOUND
 
 
 def test_exactly_five_redirects_are_followed() -> None:
     routes = [redirect(f"/r{i}", f"/r{i + 1}", status=s) for i, s in zip(range(5), (301, 302, 303, 307, 308))]
     with origin(*routes, ok("/r5")) as o:
         fetcher = make_fetcher(o.connect_to)
-        result, _ = timed_fetch(fetcher, "https://svc.adck.test/r0")
+        result = fetched(fetcher, "https://svc.adck.test/r0")
         assert len(seen_requests(o)) == 6
     assert result.error is None, result.describe_error()
     assert result.final.status == 200 and result.final.url == "https://svc.adck.test/r5"
@@ -265,7 +257,7 @@ def test_https_to_http_redirect_is_not_followed() -> None:
     with hostile.Canned(ok_head(2) + b"{}") as plain:
         with origin(redirect("/down", f"http://127.0.0.1:{plain.port}/x")) as o:
             fetcher = make_fetcher(o.connect_to)
-            result, _ = timed_fetch(fetcher, "https://svc.adck.test/down")
+            result = fetched(fetcher, "https://svc.adck.test/down")
         assert plain.connections == 0
     assert result.error_kind == "insecure-redirect", result.describe_error()
     assert fetcher.requests_sent == 1
@@ -275,7 +267,7 @@ def test_https_to_http_redirect_is_not_followed() -> None:
 def test_redirect_to_ftp_is_a_bad_redirect() -> None:
     with origin(redirect("/ftp", "ftp://127.0.0.1:21/ai.json")) as o:
         fetcher = make_fetcher(o.connect_to)
-        result, _ = timed_fetch(fetcher, "https://svc.adck.test/ftp")
+        result = fetched(fetcher, "https://svc.adck.test/ftp")
     assert result.error_kind == "bad-redirect", result.describe_error()
     assert fetcher.requests_sent == 1
 
@@ -286,7 +278,7 @@ def test_unusable_location_is_a_bad_redirect(location: str) -> None:
     response = f"HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\r\n".encode("latin-1")
     with hostile.Canned(response) as server:
         fetcher = make_fetcher()
-        result, _ = timed_fetch(fetcher, server.url + "/bad")
+        result = fetched(fetcher, server.url + "/bad")
         assert server.connections == 1
     assert result.error_kind == "bad-redirect", result.describe_error()
     assert fetcher.requests_sent == 1
@@ -297,7 +289,7 @@ def test_unusable_location_is_a_bad_redirect(location: str) -> None:
 
 def test_tls_is_verified_by_default() -> None:
     with origin(ok("/x")) as o:
-        result, _ = timed_fetch(make_fetcher(o.connect_to, ca=False), "https://svc.adck.test/x")
+        result = fetched(make_fetcher(o.connect_to, ca=False), "https://svc.adck.test/x")
         assert seen_requests(o) == []
     assert result.error_kind == "tls", result.describe_error()
     assert result.final is None
@@ -305,14 +297,14 @@ def test_tls_is_verified_by_default() -> None:
 
 def test_tls_with_the_ca_bundle_succeeds() -> None:
     with origin(ok("/x")) as o:
-        result, _ = timed_fetch(make_fetcher(o.connect_to), "https://svc.adck.test/x")
+        result = fetched(make_fetcher(o.connect_to), "https://svc.adck.test/x")
     assert result.error is None, result.describe_error()
     assert result.final.status == 200 and result.final.body == b'{"ok": true}'
 
 
 def test_certificate_for_another_name_is_a_tls_error() -> None:
     with origin(ok("/x"), certificate_hostname="other.adck.test") as o:
-        result, _ = timed_fetch(make_fetcher(o.connect_to), "https://svc.adck.test/x")
+        result = fetched(make_fetcher(o.connect_to), "https://svc.adck.test/x")
         assert seen_requests(o) == []
     assert result.error_kind == "tls", result.describe_error()
 
@@ -326,8 +318,7 @@ def test_connect_to_keeps_the_name_for_sni_certificate_and_host() -> None:
         lambda req: Response(req.headers.get("Host", ""), content_type="text/plain"))
     server.start()
     try:
-        result, _ = timed_fetch(make_fetcher(f"svc.adck.test:443:127.0.0.1:{server.port}"),
-                                "https://svc.adck.test/x")
+        result = fetched(make_fetcher(f"svc.adck.test:443:127.0.0.1:{server.port}"), "https://svc.adck.test/x")
     finally:
         server.stop()
     assert result.error is None, result.describe_error()
@@ -343,12 +334,11 @@ def test_connect_to_only_maps_the_matching_port() -> None:
     try:
         with origin(ok("/x")) as o:
             fetcher = make_fetcher(o.connect_to, f"svc.adck.test::127.0.0.1:{refused}")
-            result, elapsed = timed_fetch(fetcher, "https://svc.adck.test:8443/x")
+            result = fetched(fetcher, "https://svc.adck.test:8443/x")
             assert seen_requests(o) == []
     finally:
         sock.close()
     assert result.error_kind == "connect", result.describe_error()
-    assert elapsed < BOUND
 
 
 # -- ConnectTo.parse --------------------------------------------------------------------------
@@ -500,12 +490,15 @@ def test_get_fetches_once_and_shares() -> None:
 
 # -- end to end: the conformance suite against hostile targets --------------------------------
 
-def run_suite(target: str, connect_to: list[str]) -> tuple[api.RunResult, float]:
-    started = time.monotonic()
+def _run(target: str, connect_to: list[str]) -> api.RunResult:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        result = api.run("aiendpoint", target, connect_to=connect_to, ca_bundle=str(tls.ca_bundle()),
-                         timeout=1, report_dir=None)
-    return result, time.monotonic() - started
+        return api.run("aiendpoint", target, connect_to=connect_to, ca_bundle=str(tls.ca_bundle()),
+                       timeout=1, report_dir=None)
+
+
+def run_suite(target: str, connect_to: list[str]) -> api.RunResult:
+    """A run with ``--timeout 1``, under the hang detector: a run that never ends fails the test."""
+    return ends(_run, target, connect_to)
 
 
 def outcomes(result: api.RunResult) -> dict[str, str]:
@@ -518,44 +511,41 @@ def assert_no_errors(result: api.RunResult) -> None:
     assert errors == []
 
 
-#: A whole run makes a few fetches, each bounded by the 1 s deadline.
-RUN_BOUND = 15.0
-
-
-@pytest.mark.parametrize("server_class", [hostile.Hang, hostile.Garbage, hostile.Trickle])
-def test_suite_against_a_target_that_never_delivers(server_class) -> None:
+@pytest.mark.parametrize("server_class, kind", [(hostile.Hang, "timeout"), (hostile.Garbage, "protocol"),
+                                                (hostile.Trickle, "timeout")], ids=["hang", "garbage", "trickle"])
+def test_suite_against_a_target_that_never_delivers(server_class, kind: str) -> None:
     with server_class(ssl_context=tls.server_context("bad.adck.test")) as server:
-        result, elapsed = run_suite("https://bad.adck.test", [f"bad.adck.test:443:127.0.0.1:{server.port}"])
+        result = run_suite("https://bad.adck.test", [f"bad.adck.test:443:127.0.0.1:{server.port}"])
     got = outcomes(result)
     assert got["AIE-2.1-01"] == "fail"
+    # the kit's own account of why the fetch stopped: the deadline (hang, trickle), or what came
+    message = next(r.message for r in result.report.results if r.clause == "AIE-2.1-01")
+    assert f"did not reach a document: {kind}: " in message, message
     assert_no_errors(result)
     assert result.exit_code == api.EXIT_NONCONFORMANT
-    assert elapsed < RUN_BOUND
 
 
 def test_suite_against_a_flood() -> None:
     with hostile.Flood(ssl_context=tls.server_context("flood.adck.test")) as server:
-        result, elapsed = run_suite("https://flood.adck.test", [f"flood.adck.test:443:127.0.0.1:{server.port}"])
+        result = run_suite("https://flood.adck.test", [f"flood.adck.test:443:127.0.0.1:{server.port}"])
     got = outcomes(result)
     # The server does answer 200 at the well-known URI; what it sends is too large to read.
     assert got["AIE-2.1-01"] == "pass"
     assert got["AIE-4.5-01"] == "fail"
     assert_no_errors(result)
     assert result.exit_code == api.EXIT_NONCONFORMANT
-    assert elapsed < RUN_BOUND
 
 
 def test_suite_against_a_refused_port() -> None:
     sock, port = hostile.refused_port()
     try:
-        result, elapsed = run_suite("https://gone.adck.test", [f"gone.adck.test:443:127.0.0.1:{port}"])
+        result = run_suite("https://gone.adck.test", [f"gone.adck.test:443:127.0.0.1:{port}"])
     finally:
         sock.close()
     got = outcomes(result)
     assert got["AIE-2.1-01"] == "fail"
     assert_no_errors(result)
     assert result.exit_code == api.EXIT_NONCONFORMANT
-    assert elapsed < RUN_BOUND
 
 
 def _nested_document(head: bytes) -> bytes:
@@ -582,13 +572,12 @@ def _nested_object(head: bytes) -> bytes:
 def test_suite_against_deeply_nested_json(make_server, verdict) -> None:
     """Deep nesting (6.5's denial-of-service shape) never crashes the kit nor passes as conformant."""
     with make_server(tls.server_context("deep.adck.test")) as server:
-        result, elapsed = run_suite("https://deep.adck.test", [f"deep.adck.test:443:127.0.0.1:{server.port}"])
+        result = run_suite("https://deep.adck.test", [f"deep.adck.test:443:127.0.0.1:{server.port}"])
     assert result.pytest_exit != pytest.ExitCode.INTERNAL_ERROR
     got = outcomes(result)
     assert {k: got.get(k) for k in verdict} == verdict
     assert_no_errors(result)
     assert result.exit_code == api.EXIT_NONCONFORMANT
-    assert elapsed < RUN_BOUND
 
 
 # ------------------------------------------------------------------ redirects to private addresses
@@ -596,7 +585,7 @@ def test_a_redirect_to_a_loopback_address_the_user_did_not_name_is_reported_not_
     secret = '{"internal": "do-not-copy-0xC0FFEE"}'
     with origin(ok("/secret.json", secret), hostname="127.0.0.1", certificate_hostname="127.0.0.1") as inside, \
          origin(redirect("/", f"https://127.0.0.1:{inside.port}/secret.json"), hostname="hostile.adck.test") as outside:
-        result, _ = timed_fetch(make_fetcher(outside.connect_to), "https://hostile.adck.test/")
+        result = fetched(make_fetcher(outside.connect_to), "https://hostile.adck.test/")
         assert result.error_kind == "private-redirect", result.describe_error()
         assert seen_requests(inside) == [], "the kit fetched the internal address"
         allowed = Fetcher(HttpConfig(ca_bundle=tls.ca_bundle(), connect_to=(outside.connect_to,),
@@ -610,7 +599,7 @@ def test_a_target_on_a_private_address_may_redirect_to_another() -> None:
     with origin(ok("/doc"), hostname="127.0.0.1", certificate_hostname="127.0.0.1") as second, \
          origin(redirect("/", f"https://127.0.0.1:{second.port}/doc"), hostname="127.0.0.1",
                 certificate_hostname="127.0.0.1") as first:
-        result, _ = timed_fetch(make_fetcher(), f"https://127.0.0.1:{first.port}/")
+        result = fetched(make_fetcher(), f"https://127.0.0.1:{first.port}/")
     assert result.error is None and result.final.status == 200, result.describe_error()
 
 
@@ -620,7 +609,7 @@ def test_a_body_from_another_origin_is_only_excerpted_in_evidence() -> None:
     big = '{"internal": "' + "z" * 5000 + '"}'
     with origin(ok("/doc", big), hostname="other.adck.test") as other, \
          origin(redirect("/", "https://other.adck.test/doc"), hostname="first.adck.test") as first:
-        result, _ = timed_fetch(make_fetcher(first.connect_to, other.connect_to), "https://first.adck.test/")
+        result = fetched(make_fetcher(first.connect_to, other.connect_to), "https://first.adck.test/")
     hop, final = result.exchanges
     assert not hop.cross_origin and final.cross_origin and result.error is None
     excerpt = exchange_evidence(final)["response"]["body_excerpt"]
@@ -639,7 +628,7 @@ def test_the_user_agent_names_the_kit_and_its_version_and_no_url_the_project_doe
     from conformance import __version__
 
     with origin(ok("/ua")) as o:
-        result, _ = timed_fetch(make_fetcher(o.connect_to), "https://svc.adck.test/ua")
+        result = fetched(make_fetcher(o.connect_to), "https://svc.adck.test/ua")
         agent = seen_requests(o)[0].headers["User-Agent"]
     assert result.final is not None and result.final.status == 200
     assert agent == f"adck/{__version__} (Agent Discovery Conformance Kit)"

@@ -49,8 +49,10 @@ class Setup:
     pidfiles: tuple[Path, ...] = ()
     #: The exit statuses that are a clean end for this attack.
     exits: tuple[int, ...] = (1,)
-    #: Seconds the whole run may take, the kit's own deadlines included.
-    bound: float = 60.0
+    #: For an attack that only one of the kit's limits ends (a deadline, the body cap): the
+    #: kit's own account of why it stopped, which report.json must hold. How long the run takes
+    #: is measured by the benchmark, not asserted.
+    stopped_by: str = ""
     notes: list[str] = field(default_factory=list)
 
 
@@ -66,6 +68,10 @@ def attack(fn: Callable[[str], Iterator[Setup]]) -> Attack:
 
 
 # ------------------------------------------------------------------ publishers (HTTPS on loopback)
+#: How a publisher run reports a fetch that its --timeout ended (AIE-2.1-01's message).
+FETCH_TIMEOUT = "did not reach a document: timeout: "
+
+
 def _publisher(server: HostileServer, *extra: str) -> list[str]:
     return ["aiendpoint", "--target", f"https://{HOST}", "--connect-to", f"{HOST}:443:127.0.0.1:{server.port}",
             "--ca-bundle", str(_ca()), "--timeout", "2", *extra]
@@ -115,19 +121,19 @@ def triple_gzip(scale: str) -> Iterator[Setup]:
 @attack
 def trickled_body(scale: str) -> Iterator[Setup]:
     with Trickle(_tls(), interval=0.2) as server:
-        yield Setup(_publisher(server), bound=90)
+        yield Setup(_publisher(server), stopped_by=FETCH_TIMEOUT)
 
 
 @attack
 def trickled_headers(scale: str) -> Iterator[Setup]:
     with Trickle(_tls(), interval=0.2, in_head=True) as server:
-        yield Setup(_publisher(server), bound=90)
+        yield Setup(_publisher(server), stopped_by=FETCH_TIMEOUT)
 
 
 @attack
 def endless_body(scale: str) -> Iterator[Setup]:
     with Flood(_tls()) as server:
-        yield Setup(_publisher(server), bound=90)
+        yield Setup(_publisher(server), stopped_by="the document is larger than the 1048576 bytes the kit reads")
 
 
 class _BodyThenOpen(HostileServer):
@@ -142,7 +148,7 @@ class _BodyThenOpen(HostileServer):
 @attack
 def body_then_connection_kept_open(scale: str) -> Iterator[Setup]:
     with _BodyThenOpen(_tls()) as server:
-        yield Setup(_publisher(server), bound=90)
+        yield Setup(_publisher(server), stopped_by=FETCH_TIMEOUT)
 
 
 @attack
@@ -313,7 +319,7 @@ def adapter_silent_after_hello(scale: str) -> Iterator[Setup]:
     with _adapter('''
         time.sleep(600)
     ''', run_timeout=3) as (argv, _):
-        yield Setup(argv, exits=(2,), bound=45)
+        yield Setup(argv, exits=(2,), stopped_by="the run's deadline (3 s, --run-timeout) passed")
 
 
 @attack
