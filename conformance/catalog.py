@@ -56,6 +56,10 @@ class Clause:
     #: True when the requirement is read from a table or lower-case wording, not from an
     #: RFC 2119 key word in capitals (the note and an ambiguity say how the kit reads it).
     implied: bool = False
+    #: For display only: the draft's own words that give a fragment its context (the header row
+    #: of a table row's table, the sentence that introduces a list item, the first half of a
+    #: sentence whose second half holds the key word). ``text`` stays the quote.
+    lead: str | None = None
 
     def describe(self) -> str:
         """One line a person reads: id, section, level and the quoted sentence."""
@@ -200,7 +204,8 @@ def load(short: str) -> Profile:
         missing = {"id", "section", "keyword", "role", "text"} - entry.keys()
         if missing:
             raise CatalogError(f"{where}: missing {sorted(missing)}")
-        unknown = entry.keys() - {"id", "section", "keyword", "level", "role", "text", "untestable", "note", "implied"}
+        unknown = entry.keys() - {"id", "section", "keyword", "level", "role", "text", "untestable", "note", "implied",
+                                  "lead"}
         if unknown:
             raise CatalogError(f"{where}: unknown keys {sorted(unknown)}")
         if not id_re.match(entry["id"]):
@@ -219,6 +224,7 @@ def load(short: str) -> Profile:
             untestable=entry.get("untestable"),
             note=entry.get("note"),
             implied=bool(entry.get("implied", False)),
+            lead=" ".join(entry["lead"].split()) if entry.get("lead") else None,
         )
         if entry.get("implied") and not entry.get("note"):
             raise CatalogError(f"{where}: an implied requirement needs a note saying how the kit reads it")

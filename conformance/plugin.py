@@ -535,8 +535,10 @@ def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str
     """What a person reads for a failing clause: id, section, level, the quote, the observation."""
     from conformance.reports.safe import text as safe
 
+    from conformance.reports.quotes import display
+
     lines = [f"{clause.id} (§{clause.section}, {clause.keyword}, {clause.role})",
-             f'  the draft: "{clause.text}"',
+             f'  the draft: "{display(clause.text, clause.section, clause.lead)}"',
              f"  observed:  {safe(message)}"]
     for ev in evidence[-4:]:
         lines.append(f"  evidence:  {safe(model.evidence_line(ev))}")

@@ -26,6 +26,15 @@ def test_every_quote_is_in_the_draft(profile: catalog.Profile, specs_dir: Path) 
     assert not missing, f"quoted text not found verbatim in {profile.spec_file}: {missing}"
 
 
+def test_every_lead_is_the_drafts_own_words(profile: catalog.Profile, specs_dir: Path) -> None:
+    """A ``lead`` (the context a fragment is shown with: a table's header row, the sentence that
+    introduces a list, the first half of a sentence) is display only, and still the draft's own
+    words, found verbatim in it (its pilcrows aside)."""
+    text = " ".join(catalog.normalize_text((specs_dir / profile.spec_file).read_text("utf-8")).replace("¶", " ").split())
+    wrong = [c.id for c in profile.clauses.values() if c.lead and c.lead.replace("¶", " ") not in text]
+    assert not wrong, f"leads not found verbatim in {profile.spec_file}: {wrong}"
+
+
 def test_every_quote_holds_its_key_word(profile: catalog.Profile) -> None:
     wrong = [c.id for c in profile.clauses.values() if not c.implied and c.keyword not in KEYWORDS.findall(c.text)]
     assert not wrong, f"the quote does not contain the entry's key word: {wrong}"

@@ -345,3 +345,64 @@ def test_a_level_the_run_did_not_check_is_not_met() -> None:
                   offered_by=_OFFERED_BY)
     assert s.draft_level == "D0" and [a["met"] for a in s.draft_levels] == [True, False, False]
     assert not s.draft_levels[1]["checked"]
+
+
+# ------------------------------------------------------------------ quotes are never bare fragments
+#: What a bare fragment starts with: a list bullet, a table pipe, a lower-case word (the second
+#: half of a sentence, a lettered step, a field name of a definition list).
+_BARE = __import__("re").compile(r"^([*+-]\s|\||[a-z])")
+
+
+def test_no_quote_of_any_catalog_displays_as_a_bare_fragment() -> None:
+    """Every catalog's quotes, as every rendering shows them (reports.quotes.display): a table
+    row names its row and table, a list item follows the sentence that introduces it, a half
+    sentence its first half. The draft's words are all still there."""
+    import re
+
+    from conformance.reports import quotes
+
+    bare, lost = [], []
+    for short in catalog.available():
+        for c in catalog.load(short).clauses.values():
+            shown = quotes.display(c.text, c.section, c.lead)
+            if _BARE.match(shown):
+                bare.append(f"{c.id}: {shown[:60]}")
+            words = quotes.cells(c.text) if c.text.startswith("|") else [re.sub(r"^[*+-]\s+", "", c.text)]
+            if not all(w in shown for w in words if w):
+                lost.append(c.id)
+    assert not bare, f"{len(bare)} quotes shown as bare fragments: {bare[:5]}"
+    assert not lost, f"quotes whose words are not all shown: {lost[:5]}"
+    assert quotes.display("| D1 | Structured Discovery | Support Discovery Requests. |", "3.3") == \
+        "The D1 row of §3.3's table: Structured Discovery — Support Discovery Requests."
+
+
+@pytest.mark.parametrize(("draft", "target", "clause", "shown"), [
+    ("aid", "builtin:v-aid2", "AID-2.1-09", "The **v** row of §2.1's table: Requirement: **Required** — Description: "),
+    ("aidre", "builtin:collection-no-name", "AIDRE-4-02", "Each collection SHOULD define: … name"),
+    ("aiendpoint", "builtin:service-not-object", "AIE-3.1-03",
+     "The top-level JSON object MUST contain the following fields: … service: (object, REQUIRED)"),
+])
+def test_rendered_quotes_of_failures_are_never_bare_fragments(draft: str, target: str, clause: str, shown: str,
+                                                               tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A table row, a list item, a definition-list item: the terminal, report.md, junit.xml and
+    report.html show each failing clause's quote with its context, never the bare fragment."""
+    import html as html_lib
+    import re
+
+    cli.main(["run", draft, "--target", target, "--seed", "3", "--report-dir", str(tmp_path),
+              "--format", "json,md,html,junit"])
+    out = capsys.readouterr().out
+    said = {"terminal": re.findall(r'^\s+the draft: "(.*)"$', out, re.M),
+            "report.md": re.findall(r"^> (.*)$", (tmp_path / "report.md").read_text("utf-8"), re.M),
+            "junit.xml": [c.get("name").split("] ", 1)[1] for c in ET.parse(tmp_path / "junit.xml").iter("testcase")
+                          if "] " in c.get("name", "")]}
+    page = (tmp_path / "report.html").read_text("utf-8")
+    # the quotes' text (a code span keeps its backticks: `schemaVersion` is a name, not a fragment)
+    said["report.html"] = [html_lib.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?code>", "`", q))).strip() for q in
+                           re.findall(r'<(?:blockquote|div) class="quote">(.*?)</(?:blockquote|div)>', page, re.S)]
+    for where, quotes_shown in said.items():
+        assert quotes_shown, f"{where}: no quote found"
+        bare = [q for q in quotes_shown if _BARE.match(q)]
+        assert not bare, f"{where} shows bare fragments: {bare[:3]}"
+    assert any(q.startswith(shown) for q in said["terminal"]), said["terminal"]
+    assert any(q.startswith(shown) for q in said["report.md"]), said["report.md"]

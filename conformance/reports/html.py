@@ -29,6 +29,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from conformance import catalog
+from conformance.reports import quotes
 from conformance.reports.model import Report, evidence_line
 from conformance.reports.verdict import draft_level_line, headline, readings, traffic
 
@@ -47,21 +48,33 @@ def _markdown() -> MarkdownIt:
     return md
 
 
-def quote(text: str, markdown: bool = True) -> Markup:
+def quote(text: str, markdown: bool = True, lead: str | None = None, section: str = "") -> Markup:
     """The draft's sentence as HTML: its Markdown rendered (bold, italics, code), a table row
     (``| **v** | Required | ... |``, or a row quoted up to its cell that states the clause) as a
     one-row table of cells, nothing else. In a plain-text draft (``markdown`` False: the IETF
-    texts, where ``*/*`` is no emphasis) the text is only escaped; its table rows are still cells."""
+    texts, where ``*/*`` is no emphasis) the text is only escaped; its table rows are still cells.
+
+    With the clause's ``section`` (and its catalog ``lead``), a fragment gets its context
+    (:mod:`conformance.reports.quotes`) in a muted line before it: a row names itself and its
+    table's columns, a list item follows the sentence that introduces the list, a half sentence
+    its first half."""
 
     def inline(value: str) -> str:
         return _markdown().renderInline(value) if markdown else str(escape(value))
 
     text = " ".join(text.split())
-    pipes = re.split(r"(?<!\\)\|", text)
-    if text.startswith("|") and len(pipes) > 2:  # a table row (ADP's tables too), or the start of one
-        cells = [c.strip().replace("\\|", "|") for c in pipes[1:-1 if text.endswith("|") else None]]
-        row = "".join(f"<td>{inline(c)}</td>" for c in cells)
-        return Markup(f'<table class="row"><tr>{row}</tr></table>')
+    q = quotes.parts(text, section, lead)
+    if q.row:  # a table row (ADP's tables too), or the start of one
+        row = "".join(f"<td>{inline(c)}</td>" for c in (q.name, *q.values))
+        table = f'<table class="row"><tr>{row}</tr></table>'
+        if not section:
+            return Markup(table)
+        columns = f" ({' · '.join(inline(h) for h in q.header)})" if q.header else ""
+        more = "" if q.complete else "; the quote stops inside the row"
+        return Markup(f'<span class="lead">The {inline(q.name)} row of §{escape(section)}\'s table{columns}'
+                      f'{more}:</span>{table}')
+    if q.lead:
+        return Markup(f'<span class="lead">{inline(q.lead)}{escape(q.joiner.rstrip())}</span> {inline(q.text)}')
     return Markup(inline(text))
 
 
@@ -181,6 +194,8 @@ def context(report: Report) -> dict[str, Any]:
     return {
         "report": data,
         "s": s,
+        # the catalog's context of each quote (display only): a table's header, a list's lead
+        "lead_of": {r["clause"]: quotes.lead_of(data["draft"]["short"], r["clause"]) for r in data["results"]},
         "markdown": is_markdown(data["draft"]["short"]),
         "headline": headline(report),
         "level_word": level_word,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from conformance.reports.model import FAIL_ON, ClauseResult, Report
+from conformance.reports import quotes
 from conformance.reports.verdict import cut, headline, readings
 
 _PAST = {"fail": "failed", "error": "could not be evaluated"}
@@ -32,7 +33,7 @@ def _case(suite: ET.Element, report: Report, r: ClauseResult, counts: set[str]) 
     """Write one test case; returns the element kind written (failure, error, skipped) or None."""
     case = ET.SubElement(suite, "testcase", {
         "classname": f"{report.draft['short']}.{r.role}.s{r.section}",
-        "name": f"{r.clause} [{r.keyword}] {cut(r.text, 80)}",
+        "name": f"{r.clause} [{r.keyword}] {cut(quotes.shown(report, r), 80)}",
     })
     props = ET.SubElement(case, "properties")
     pairs = [("clause", r.clause), ("keyword", r.keyword), ("requirement_level", r.level), ("outcome", r.outcome)]
@@ -44,7 +45,7 @@ def _case(suite: ET.Element, report: Report, r: ClauseResult, counts: set[str]) 
             pairs.append(("baseline_expires", r.baseline["expires"]))
     for k, v in pairs:
         ET.SubElement(props, "property", {"name": k, "value": v})
-    detail = f'{r.clause} (§{r.section}, {r.keyword}): "{r.text}"\nobserved: {r.message}'
+    detail = f'{r.clause} (§{r.section}, {r.keyword}): "{quotes.shown(report, r)}"\nobserved: {r.message}'
     for amb in readings(report, r):
         detail += f"\nthe kit's reading ({amb['id']}, {amb['title']}): {amb['interpretation']}"
     if r.replay:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from conformance.reports.model import Report, evidence_line
+from conformance.reports import quotes
 from conformance.reports.verdict import cut, draft_level_line, headline, readings
 
 _ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
@@ -61,7 +62,7 @@ def to_markdown(report: Report, every_clause: bool = True) -> str:
         lines += ["", "## Failures", ""]
         for r in failing:
             lines += [f"### {_ICON[r.outcome]} {r.clause} — §{r.section} {r.keyword} ({r.role})", "",
-                      f"> {r.text}", ""]
+                      f"> {quotes.shown(report, r)}", ""]
             if "\n" in r.message or len(r.message) > 400:
                 lines += ["Observed:", "", *_block(r.message), ""]
             else:

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from conformance.reports.model import Report, evidence_line
+from conformance.reports import quotes
 from conformance.reports.safe import text as safe
 from conformance.reports.verdict import cut, draft_level_line, headline, plural, readings, traffic
 
@@ -98,7 +99,7 @@ def failure(report: Report, r) -> Iterator[Text]:
     head.append(r.outcome.upper(), _OUTCOME_STYLE[r.outcome])
     head.append(f" {line(r.clause)} (§{line(r.section)}, {line(r.keyword)}, {line(r.role)})")
     yield head
-    yield Text(f'    the draft: "{line(r.text)}"')
+    yield Text(f'    the draft: "{line(quotes.shown(report, r))}"')  # a table row or list item with its context
     yield Text(f"    observed:  {line(r.message, OBSERVED)}")
     for ev in r.evidence[-3:]:
         yield Text(f"    evidence:  {line(evidence_line(ev), EVIDENCE)}")
