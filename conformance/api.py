@@ -180,7 +180,11 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
                          error="; ".join(lines) or "the run could not start (pytest usage error)")
     if said:
         sys.stderr.write(said)
-    if grab.report is None or code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.INTERRUPTED):
+    if code == pytest.ExitCode.INTERRUPTED:  # Ctrl-C, SIGTERM, or the run's deadline passed long ago
+        partial = "the partial report says what was checked" if grab.written else "no report was written"
+        return RunResult(report=grab.report, exit_code=EXIT_USAGE, written=grab.written, pytest_exit=code,
+                         error=f"interrupted: the run did not finish, so there is no verdict; {partial}")
+    if grab.report is None or code == pytest.ExitCode.INTERNAL_ERROR:
         # the kit could not finish the run: whatever it gathered is no verdict
         return RunResult(report=grab.report, exit_code=EXIT_USAGE, written=grab.written, pytest_exit=code,
                          error=f"the run did not finish (pytest exit status {code}); nothing was judged")

@@ -13,18 +13,25 @@ client adapter that broke the harness protocol (then the kit could not judge the
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
-from collections.abc import Sequence
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+try:  # `adck` spends its first ~0.4 s here: Ctrl-C then is one line too, never a traceback
+    import argparse
+    import json
+    from collections.abc import Sequence
 
-from conformance import __version__, api, catalog, cli_help
-from conformance.reports.render import FORMATS
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from conformance import __version__, api, catalog, cli_help
+    from conformance.reports.render import FORMATS
+except KeyboardInterrupt:
+    if __name__ != "__main__" and os.path.basename(sys.argv[0]) not in ("adck", "adck.exe"):
+        raise  # imported by a program of its own: its interrupt
+    print("adck: interrupted: the run did not finish, so there is no verdict", file=sys.stderr)
+    raise SystemExit(2) from None
 
 
 class _Parser(argparse.ArgumentParser):
@@ -481,6 +488,17 @@ def _interrupt_on_sigterm() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``adck``; Ctrl-C (or SIGTERM under ``adck run``) at any time is exit 2 and one line."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # outside pytest's session, which ends with a partial report and says so itself: before
+        # the run started, or while its summary was printed
+        _fail("interrupted: the run did not finish, so there is no verdict")
+        return api.EXIT_USAGE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = _parser()
     if "_ARGCOMPLETE" in os.environ:  # the shell asks for completions (`adck completion SHELL`)
         import argcomplete
