@@ -45,23 +45,40 @@ def _err(message: str) -> None:
     print(f"adck check: {message}", file=sys.stderr)
 
 
+def recognised() -> str:
+    """The file names ``adck check`` tells a draft from, as a user writes them."""
+    return ", ".join([f".well-known/{n}" for n in WELL_KNOWN] + list(NAMES) + ["*.adp.json"])
+
+
+def file_problem(name: str, draft: str | None) -> str | None:
+    """Why ``name`` cannot be checked (it is missing, not a file, or of no draft it can tell),
+    naming the fix; None when it can."""
+    from conformance import catalog
+    from conformance.targets.document import _what_it_is
+
+    path = Path(name)
+    if not path.is_file():
+        return f"{name}: {_what_it_is(path)}; name a document file"
+    if draft is None and infer_draft(path) is None:
+        return (f"{name}: cannot tell the draft from the file name (recognised: {recognised()}); "
+                f"pass --draft DRAFT ({', '.join(catalog.available())})")
+    return None
+
+
 def check(files: Sequence[str], draft: str | None = None, sarif_path: str | None = None,
           timeout: float | None = None) -> int:
     """Check each file; print one line per failure; write SARIF if asked; the exit status."""
     status = 0
     reports = []
+    for name in files:  # an operator mistake is one line, before any file is checked
+        problem = file_problem(name, draft)
+        if problem:
+            _err(problem)
+            return api.EXIT_USAGE
     for name in files:
         path = Path(name)
         which = draft or infer_draft(path)
-        if which is None:
-            _err(f"{name}: cannot tell the draft from the file name; pass --draft "
-                 "(aiendpoint, aid, woa, aidre, adp)")
-            status = max(status, api.EXIT_USAGE)
-            continue
-        if not path.is_file():
-            _err(f"{name}: not a regular file")
-            status = max(status, api.EXIT_USAGE)
-            continue
+        assert which is not None
         result = api.run(which, str(path), report_dir=None, quiet=True, timeout=timeout)
         if result.report is None or result.exit_code == api.EXIT_USAGE:
             _err(f"{name}: {result.error or 'the run did not produce a report'}")

@@ -462,8 +462,20 @@ def _cmd_check(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace, console: Console) -> int:
+    from pathlib import Path
+
+    from conformance import preflight
     from conformance.reports import compare
 
+    out = Path(args.output)
+    if out.exists() and not out.is_dir():
+        _fail(f"-o {out}: is a file; compare writes a folder (index.md, matrix.html): name a folder")
+        return api.EXIT_USAGE
+    try:
+        preflight.check_report_dir(out, "-o")
+    except preflight.Refused as exc:
+        _fail(str(exc))
+        return api.EXIT_USAGE
     try:
         written = compare.compare(args.reports, args.output)
     except (compare.CompareError, OSError) as exc:

@@ -18,7 +18,10 @@ SHELLS = ("bash", "zsh", "fish")
 
 
 def target_kinds() -> list[tuple[str, str, tuple[str, ...]]]:
-    """(syntax, what it is, the drafts it serves: empty for every draft), one per kind."""
+    """(syntax, what it is, the drafts it serves: empty for every draft), one per kind; which
+    drafts a kind serves is :func:`conformance.preflight.kind_serves`, as ``adck run`` decides."""
+    from conformance import catalog
+    from conformance.preflight import kind_serves
     from conformance.targets import kinds
     from conformance.targets.domain import DomainTargets
 
@@ -31,7 +34,9 @@ def target_kinds() -> list[tuple[str, str, tuple[str, ...]]]:
             continue
         seen.add(kind.help)
         syntax, _, what = kind.help.partition("  ")
-        out.append((syntax.strip(), what.strip(), tuple(getattr(kind, "drafts", None) or ())))
+        profiles = [catalog.load(short) for short in catalog.available()]
+        served = tuple(p.short for p in profiles if kind_serves(kind, p))
+        out.append((syntax.strip(), what.strip(), () if len(served) == len(profiles) else served))
     return out
 
 

@@ -101,8 +101,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      "(by default such a redirect is reported, not fetched)")
     g.addoption("--adck-invoke", action="store_true", default=False,
                 help="invoke a live host's agents (may cost money or change state; built-in targets always are)")
-    g.addoption("--adck-invoke-budget", type=int, default=DEFAULT_BUDGET, metavar="N",
-                help="send at most N invocations in the run (default %(default)s)")
+    g.addoption("--adck-invoke-budget", type=int, default=None, metavar="N",
+                help=f"send at most N invocations in the run (default {DEFAULT_BUDGET})")
     g.addoption("--adck-binding", action="append", default=[], metavar="NAME=PATH",
                 help="for a draft with no wire binding of its own (ADP): the path of one operation under the "
                      "target's base, replacing the kit's default (repeatable; `adck targets DRAFT` lists them)")
@@ -149,11 +149,11 @@ def pytest_configure(config: pytest.Config) -> None:
         if value is not None and not value > 0:  # also catches NaN
             raise pytest.UsageError(f"{name} must be more than 0 (got {value:g})")
     if formats and config.getoption("adck_target"):
-        from conformance.reports.render import check_folder
+        from conformance import preflight
 
-        try:
-            check_folder(Path(config.getoption("adck_report_dir")))
-        except ValueError as exc:
+        try:  # created, written and removed again: the run cannot end unable to write its reports
+            preflight.check_report_dir(Path(config.getoption("adck_report_dir")))
+        except preflight.Refused as exc:
             raise pytest.UsageError(str(exc)) from None
     if config.getoption("adck_target") and getattr(config.option, "numprocesses", None):
         raise pytest.UsageError("run a conformance suite without pytest-xdist (-n): the run fetches each "
@@ -225,7 +225,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             trust_anchors=tuple(DnsConfig.parse_anchor(s) for s in config.getoption("adck_dnssec_anchor")),
             allow_private=bool(config.getoption("adck_allow_private")),
             invoke=bool(config.getoption("adck_invoke")),
-            invoke_budget=config.getoption("adck_invoke_budget"),
+            invoke_budget=_budget(config),
             limits=Limits(total_timeout=config.getoption("adck_timeout"),
                           connect_timeout=min(Limits.connect_timeout, config.getoption("adck_timeout")),
                           max_body_bytes=config.getoption("adck_max_body")),
@@ -258,17 +258,16 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 baseline.check(state.baseline, profile.short, profile.clauses)
             except baseline.BaselineError as exc:
                 raise pytest.UsageError(str(exc)) from None
-    except pytest.UsageError:
+        _preflight(config, profile, target, items, roles, wanted)
+    except BaseException:  # a usage error, or Ctrl-C: whatever the target started stops
         target.close()
         raise
     state.target, state.roles, state.selected = target, roles, wanted
-    if [f for f in (config.getoption("adck_format") or "").split(",") if f.strip()]:
+    if config.stash.get(_LOCK, None) is not None:
         # the run starts: no verdict of an earlier run may stay beside whatever this one leaves
         from conformance.reports.render import clear
 
-        folder = Path(config.getoption("adck_report_dir"))
-        if folder.is_dir():
-            clear(folder)
+        clear(Path(config.getoption("adck_report_dir")))
     left_out = [r for r in target.roles if r in profile.roles and r not in roles]
     if left_out:
         state.partial_reasons.append(f"--role {' --role '.join(roles)}: the target's {', '.join(left_out)} "
@@ -379,10 +378,56 @@ def _check_selection(config: pytest.Config, profile: catalog.Profile, target: Ta
     unknown = wanted - profile.clauses.keys()
     if unknown:
         raise pytest.UsageError(f"unknown clause(s) {', '.join(sorted(unknown))}; see `adck clauses {profile.short}`")
-    if config.getoption("adck_world") == "respx" and not (target.adapter and target.adapter.in_process):
-        raise pytest.UsageError("--world respx answers the client in-process: it needs a python: or builtin "
-                                "client target (a cmd: adapter runs in another process)")
+    from conformance import preflight
+
+    refusal = preflight.clause_refusal(profile, target, roles, bool(config.getoption("adck_role")), wanted)
+    if refusal:  # it would check nothing
+        raise pytest.UsageError(refusal)
     return roles, wanted
+
+
+#: The report folder this run holds (``conformance.preflight.lock_report_dir``), until unconfigure.
+_LOCK = pytest.StashKey[Any]()
+
+
+def _budget(config: pytest.Config) -> int:
+    """--adck-invoke-budget, or the default (None when not given: an option that does not apply
+    to the run is refused only when the user gave it)."""
+    value = config.getoption("adck_invoke_budget")
+    return DEFAULT_BUDGET if value is None else value
+
+
+def _preflight(config: pytest.Config, profile: catalog.Profile, target: Target, items: list[pytest.Item],
+               roles: list[str], wanted: set[str]) -> None:
+    """The last checks before the run starts (``conformance.preflight``): every option given
+    applies to this draft and target, what it needs is installed, and the report folder is
+    this run's (held until the reports are written)."""
+    from conformance import preflight
+
+    used: set[str] = set()  # the fixtures the clause tests about to run use
+    for item in items:
+        mark = item.get_closest_marker("clause")
+        if mark is not None and profile.clauses[mark.args[0]].role in roles and (not wanted or mark.args[0] in wanted):
+            used.update(getattr(item, "fixturenames", ()))
+    refusal = preflight.option_refusal(profile, target, config.getoption, used)
+    if refusal:
+        raise pytest.UsageError(refusal)
+    try:
+        world = config.getoption("adck_world")
+        if world in preflight.WORLD_NEEDS:
+            preflight.require(preflight.WORLD_NEEDS[world], f"--world {world}")
+        if [f for f in (config.getoption("adck_format") or "").split(",") if f.strip()]:
+            config.stash[_LOCK] = preflight.lock_report_dir(Path(config.getoption("adck_report_dir")))
+    except preflight.Refused as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The reports are written: the report folder is free for another run."""
+    lock = config.stash.get(_LOCK, None)
+    if lock is not None:
+        lock.release()
+        del config.stash[_LOCK]
 
 
 @pytest.fixture(scope="session")
@@ -493,7 +538,7 @@ def adck_invoker(request: pytest.FixtureRequest, adck_target: Target, adck_fetch
     """The session's invocations of the target's agents: opt-in for live targets, budgeted."""
     import httpx
 
-    budget = request.config.getoption("adck_invoke_budget")
+    budget = _budget(request.config)
     host = httpx.URL(adck_target.origin).host if adck_target.origin else None
     return Invoker(adck_fetcher, allowed=adck_target.invoke, budget=budget, named_host=host)
 

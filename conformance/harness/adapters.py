@@ -125,7 +125,15 @@ def python_adapter(spec: str) -> Adapter:
         raise ValueError(f"--target {spec!r}: expected python:MODULE:CALLABLE")
     try:
         fn = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
+    except ImportError as exc:
+        from conformance.preflight import install_hint, missing_module
+
+        missing = missing_module(exc, wanted=module_name)
+        if missing:  # the adapter is there, what it drives is not (an optional extra)
+            raise ValueError(f"--target {spec!r}: {module_name} needs the Python package {missing!r}, which is "
+                             f"not installed: {install_hint(missing)}") from None
+        raise ValueError(f"--target {spec!r}: cannot import {target}: {exc}") from None
+    except AttributeError as exc:
         raise ValueError(f"--target {spec!r}: cannot import {target}: {exc}") from None
     return callable_adapter(fn, spec)
 

@@ -97,6 +97,8 @@ class TargetKind(Protocol):
     help: str
     #: Optional: the drafts this kind of target serves (absent: every draft).
     # drafts: tuple[str, ...]
+    #: Optional: ``serves(profile) -> bool``, whether it serves a draft, from the draft's profile
+    #: (``conformance.preflight.kind_serves`` reads both).
 
     def create(self, spec: str, options: TargetOptions) -> Target: ...
 
@@ -130,11 +132,14 @@ def resolve(spec: str, options: TargetOptions) -> Target:
     m = _PREFIX.match(spec)
     prefix = m.group(1) if m and m.group(1) in registry else spec if spec in registry else None
     if prefix is not None:  # PREFIX:rest, or a bare prefix such as "builtin"
-        drafts = getattr(registry[prefix], "drafts", None)
-        if drafts and options.draft not in drafts:
-            usable = sorted(k for k, kind in registry.items() if options.draft in (getattr(kind, "drafts", None) or [options.draft]))
-            raise TargetError(f"{prefix}: targets are for {', '.join(drafts)}, not {options.draft} "
-                              f"(it takes: {', '.join(usable)}, or a path to a document; see `adck targets {options.draft}`)")
+        from conformance import catalog, preflight
+
+        try:
+            refusal = preflight.kind_refusal(prefix, spec, catalog.load(options.draft), registry)
+        except catalog.CatalogError:
+            refusal = None
+        if refusal:  # a kind of another draft (txt: is AID's; AID takes a DOMAIN, not a URL)
+            raise TargetError(refusal)
         return registry[prefix].create(spec, options)
     if not Path(spec).exists() and _looks_like_domain(spec) and _bare_target(options.draft) == "domain":
         from conformance.targets.domain import DomainTargets

@@ -40,8 +40,14 @@ def _connect(make, spec: str) -> Adapter:
         raise TargetError(f"cannot use the adapter {spec!r}: {exc}") from None
 
 
+def _has_client(profile) -> bool:
+    """A draft with a client role the kit can drive (``[client]`` of its profile)."""
+    return profile.client is not None
+
+
 class PythonTargets:
     help = "python:MODULE:CALLABLE  a client through an in-process adapter (agent/client role)"
+    serves = staticmethod(_has_client)
 
     def create(self, spec: str, options: TargetOptions) -> Target:
         return agent_target(spec, _connect(python_adapter, spec), "client", client_role(options.draft))
@@ -49,6 +55,7 @@ class PythonTargets:
 
 class CommandTargets:
     help = 'cmd:"COMMAND ARGS"  a client in any language, through an adapter process speaking JSON lines (agent/client role)'
+    serves = staticmethod(_has_client)
 
     def create(self, spec: str, options: TargetOptions) -> Target:
         return agent_target(spec, _connect(command_adapter, spec), "client", client_role(options.draft))

@@ -32,6 +32,14 @@ def host_problem(host: str) -> str | None:
 
 class OriginTargets:
     help = "https://HOST[:PORT]  a live server (http:// is tested too, and fails the HTTPS clauses)"
+    #: A URL names an origin (``conformance.preflight`` suggests its host where a DOMAIN is due).
+    origin = True
+
+    @staticmethod
+    def serves(profile: catalog.Profile) -> bool:
+        """A draft whose server is reached at an origin; not one published in DNS (AID's
+        provider is a DOMAIN: its record names the endpoint)."""
+        return profile.bare_target != "domain"
 
     def create(self, spec: str, options: TargetOptions) -> Target:
         try:
