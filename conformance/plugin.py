@@ -281,7 +281,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             keep.append(item)
             continue
         clause = profile.clauses[mark.args[0]]
-        (keep if clause.role in roles and (not wanted or clause.id in wanted) else drop).append(item)
+        # a draft level's defining clause runs beside a selection (unreported): whether the target
+        # offers the level decides whether the selected clauses of it count (a replay's verdict)
+        witness = wanted and clause.id in profile.draft_levels_offered_by.values()
+        (keep if clause.role in roles and (not wanted or clause.id in wanted or witness) else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
@@ -727,6 +730,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
             today = _dt.datetime.fromtimestamp(state.started, _dt.UTC).date()
             waived, baseline_section = baseline.apply(state.baseline, results, today)
+        levels = state.profile.server_draft_levels()
+        witnessed = {r.clause: r.outcome for r in model.build_results(
+            state.profile, state.roles, [o for o in outcomes if o.clause in state.profile.draft_levels_offered_by.values()],
+            {}, None) if r.clause in state.profile.draft_levels_offered_by.values()}
+        summary = model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
+                                  draft_levels=levels, offered_by=state.profile.draft_levels_offered_by,
+                                  witnessed=witnessed,
+                                  declared_level=config.getoption("adck_level"),
+                                  fail_on=config.getoption("adck_fail_on"), waived=waived)
         report = model.Report(
             kit={"name": "adck", "version": __version__},
             draft={"short": state.profile.short, "id": state.profile.draft, "title": state.profile.title},
@@ -737,11 +749,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             started_at=_dt.datetime.fromtimestamp(state.started, _dt.timezone.utc).isoformat(timespec="seconds"),
             duration_s=round(time.time() - state.started, 3),
             command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
-            summary=model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
-                                    draft_levels=state.profile.server_draft_levels(),
-                                    declared_level=config.getoption("adck_level"),
-                                    fail_on=config.getoption("adck_fail_on"), waived=waived),
-            results=results,
+            summary=summary,
+            results=model.not_offered(results, summary.draft_levels, levels),
             coverage={s: sum(1 for c in in_roles if c.status == s)
                       for s in ("tested", "untestable", "optional", "untested")},
             ambiguities=[{"id": a.id, "title": a.title, "interpretation": a.interpretation,
