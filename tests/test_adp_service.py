@@ -9,7 +9,7 @@ import shlex
 import pytest
 
 from conformance import catalog, cli
-from conformance.reports import render
+from conformance.reports import badge, html, render
 from conformance.invoke import DEFAULT_BUDGET
 from conformance.world.site import load_mutants
 from tests.conftest import failing, quiet_run
@@ -104,11 +104,19 @@ def test_a_level_the_service_offers_and_breaks_fails_the_run_and_its_replay(name
     assert result.exit_code == 1 and report.summary.level == "non-conformant", report.summary
     assert clause in report.summary.blocking
     assert not report.summary.draft_level or report.summary.draft_level < _levels()[clause]
+    # every rendering says what the exit status says: no green level over a red MUST failure
+    assert render.headline(report).startswith("adp: non-conformant (D"), render.headline(report)
+    assert 'class="verdict tone-non-conformant"' in html.to_html(report)
+    assert "non-conformant" in badge.to_badge(report)
     replay = next(r.replay for r in report.results if r.clause == clause)
     argv = shlex.split(replay)
     assert argv[:2] == ["adck", "run"] and "--clause" in argv
     code = cli.main(argv[1:] + ["--format", ""])
     assert code == 1, f"the replay {replay!r} exits {code}"
+    again = quiet_run(DRAFT, f"builtin:{name}", clauses=[clause]).report
+    assert [(r.clause, r.outcome) for r in again.results] == [(clause, "fail")]
+    assert again.summary.level == "non-conformant", again.summary.partial_reasons
+    assert not any("no clause" in why for why in again.summary.partial_reasons), again.summary.partial_reasons
 
 
 def test_mutant_declarations_are_sound() -> None:
