@@ -285,6 +285,15 @@ def exit_rule(judged: list[ClauseResult], *, complete: bool, fail_on: str = "mus
     return (EXIT_FAILED if blocking or not complete else EXIT_OK), blocking
 
 
+def _level_of(levels: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]:
+    """Clause id -> the draft level it belongs to (the lowest that lists it)."""
+    of: dict[str, str] = {}
+    for name, ids in levels:
+        for cid in ids:
+            of.setdefault(cid, name)
+    return of
+
+
 def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[str, ...]], ...],
                   offered_by: dict[str, str], declared_level: str | None, witnessed: dict[str, str]
                   ) -> tuple[str | None, list[dict[str, Any]], set[str]]:
@@ -298,10 +307,7 @@ def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[st
     clauses was judged. The verdict judges every clause up to the highest level
     offered: a MUST of an offered level that failed fails the run, whatever level was met; the
     levels above it are not offered, and their clauses do not count."""
-    of: dict[str, str] = {}
-    for name, ids in levels:
-        for cid in ids:
-            of.setdefault(cid, name)
+    of = _level_of(levels)
     names = [name for name, _ in levels]
     claimed = names.index(declared_level) if declared_level in names else -1
     outcome = {**witnessed, **{r.clause: r.outcome for r in results}}
@@ -351,10 +357,7 @@ def not_offered(results: list[ClauseResult], accounts: list[dict[str, Any]],
     missing = {a["level"] for a in accounts if not a["offered"]}
     if not missing:
         return results
-    of: dict[str, str] = {}
-    for name, ids in levels:
-        for cid in ids:
-            of.setdefault(cid, name)
+    of = _level_of(levels)
     out = []
     for r in results:
         if of.get(r.clause) in missing and r.outcome != "not-applicable" and not (
