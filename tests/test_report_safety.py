@@ -89,7 +89,7 @@ def _outside_code(html: str) -> str:
     """The rendered Markdown with every code span and block taken out."""
     import re
 
-    return re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+    return re.sub(r"<code(?: [^>]*)?>.*?</code>", "", html, flags=re.S)  # fenced blocks carry class="language-text"
 
 
 def test_long_target_text_is_cut_with_a_marker(base_report) -> None:
