@@ -692,6 +692,22 @@ def _replay_template(config: pytest.Config, state: RunState) -> str:
     return shlex.join(parts) + " --adck-clause {clause}"
 
 
+#: Where the replay template takes the clause id: its end (``… --clause {clause}``).
+_CLAUSE_SLOT = "{clause}"
+
+
+def _replay_for(template: str, clause: str | None) -> str:
+    """The replay command of one clause (or, with None, of the whole run). Only the slot at the
+    template's end is filled: braces anywhere else (``--binding 'agent=/agents/{id}'``, a
+    ``cmd:`` target) are the user's data, never a format field."""
+    head = template.removesuffix(_CLAUSE_SLOT)
+    if head == template:  # a template without the slot replays the run as given
+        return template
+    if clause is None:
+        return head.rstrip().removesuffix("--adck-clause").removesuffix("--clause").rstrip()
+    return head + shlex.quote(clause)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     state = config.stash.get(STATE, None)
@@ -721,7 +737,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         outcomes = list(state.outcomes.values())
         results = model.build_results(
             state.profile, state.roles, outcomes,
-            {o.clause: template.format(clause=o.clause) for o in outcomes}, state.selected or None)
+            {o.clause: _replay_for(template, o.clause) for o in outcomes}, state.selected or None)
         coverage = state.profile.coverage()
         in_roles = [c for c in coverage.values() if c.clause.role in state.roles]
         waived, baseline_section = set(), None
@@ -748,7 +764,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             requests_sent=state.fetcher.requests_sent if state.fetcher else 0,
             started_at=_dt.datetime.fromtimestamp(state.started, _dt.timezone.utc).isoformat(timespec="seconds"),
             duration_s=round(time.time() - state.started, 3),
-            command=template.replace(" --clause {clause}", "").replace(" --adck-clause {clause}", ""),
+            command=_replay_for(template, None),
             summary=summary,
             results=model.not_offered(results, summary.draft_levels, levels),
             coverage={s: sum(1 for c in in_roles if c.status == s)
