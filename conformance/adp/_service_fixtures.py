@@ -342,7 +342,7 @@ def adp_service(adck_target: Target, adck_fetcher: Fetcher, adck_invoker: Invoke
                 adck_binding: dict[str, str]) -> Service:
     if adck_target.kind != "origin" or not adck_target.origin:
         not_applicable("the service role is checked on an origin (https://HOST or builtin)")
-    service = Service(adck_target.origin, adck_fetcher, adck_invoker, adck_seed)
+    service = Service(adck_target.base or adck_target.origin, adck_fetcher, adck_invoker, adck_seed)
     service.binding = BINDING | adck_binding
     return service
 

@@ -71,6 +71,10 @@ class Target:
     roles: tuple[str, ...]
     #: ``scheme://host[:port]`` of an origin target.
     origin: str | None = None
+    #: For a draft whose operations hang off a base URL (a ``[binding]`` in its profile: ADP),
+    #: the target URL with its path (``https://dir.example.com/adp``): the base the binding's
+    #: paths are joined to. None: the origin is the base.
+    base: str | None = None
     http: HttpConfig = field(default_factory=HttpConfig)
     #: The file of a document target.
     document_path: Path | None = None

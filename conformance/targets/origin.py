@@ -56,14 +56,23 @@ class OriginTargets:
         notes = []
         if url.userinfo:
             notes.append("credentials in the target URL were removed; the kit sends none (2.2)")
-        if url.path not in ("", "/") or url.query:
-            notes.append(f"only the origin of {url.copy_with(userinfo=None)} is used; the kit builds the well-known URI itself")
         origin = str(url.copy_with(userinfo=None, path="/", query=None, fragment=None)).rstrip("/")
+        profile = catalog.load(options.draft)
+        base = None
+        if profile.binding and url.path not in ("", "/"):
+            # the operations of a draft with a binding hang off the target the user named, path and all
+            base = str(url.copy_with(userinfo=None, query=None, fragment=None)).rstrip("/")
+            notes.append(f"the base of the binding is {base} (the target's path kept)")
+            if url.query:
+                notes.append(f"the query of {url.copy_with(userinfo=None)} is not used")
+        elif url.path not in ("", "/") or url.query:
+            notes.append(f"only the origin of {url.copy_with(userinfo=None)} is used; the kit builds the well-known URI itself")
         return Target(
-            spec=origin,
+            spec=base or origin,
+            base=base,
             kind="origin",
             description=f"live origin {origin}",
-            roles=(catalog.load(options.draft).server_role, "document"),
+            roles=(profile.server_role, "document"),
             invoke=options.invoke,
             origin=origin,
             http=options.http_config(),
