@@ -77,6 +77,18 @@ def untestable(reason: str) -> NoReturn:
     raise Untestable(msg=f"untestable: {reason}", pytrace=False)
 
 
+class NotJudged(Exception):
+    """The kit cannot judge the target as the user described it (a level claimed with
+    ``--level`` but not found where the kit looks): the run ends without a verdict, exit 2."""
+
+
+def not_judged(reason: str) -> NoReturn:
+    """End the clause, and the run's verdict, with ``reason``: the one line the user reads, with
+    the fix. It is an operator's mistake found only by asking the target, never a failure of it."""
+    __tracebackhide__ = True
+    raise NotJudged(reason)
+
+
 #: Begins the message of a clause the world the user chose for the run cannot show (``--world
 #: respx`` has no TLS): the run was narrowed, as by ``--clause``; nothing is said of the target.
 NARROWED = "not checkable in the world this run chose: "

@@ -562,6 +562,10 @@ def _classify(call: pytest.CallInfo) -> tuple[str, str]:
 
     if isinstance(exc, AdapterError):
         return "error", f"{model.ADAPTER_ERROR}: {exc}"
+    from conformance.outcomes import NotJudged
+
+    if isinstance(exc, NotJudged):
+        return "error", f"{model.NOT_JUDGED}{exc}"
     return "error", f"the kit could not evaluate this clause: {type(exc).__name__}: {exc}"
 
 
@@ -637,7 +641,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report.user_properties.append(("adck", asdict(data)))
     # a failure, or a client's adapter that broke the protocol, reads as the clause and what was
     # seen, not as a traceback through the kit's files; a kit bug keeps its traceback
-    if outcome == "fail" or (outcome == "error" and message.startswith(model.ADAPTER_ERROR)):
+    if outcome == "fail" or (outcome == "error" and message.startswith((model.ADAPTER_ERROR, model.NOT_JUDGED))):
         report.longrepr = format_failure(state.profile.clauses[mark.args[0]], message, evidence)
     return report
 
@@ -747,9 +751,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             today = _dt.datetime.fromtimestamp(state.started, _dt.UTC).date()
             waived, baseline_section = baseline.apply(state.baseline, results, today)
         levels = state.profile.server_draft_levels()
-        witnessed = {r.clause: r.outcome for r in model.build_results(
-            state.profile, state.roles, [o for o in outcomes if o.clause in state.profile.draft_levels_offered_by.values()],
-            {}, None) if r.clause in state.profile.draft_levels_offered_by.values()}
+        rows = set(state.profile.draft_levels_offered_by.values())
+        witnessed = [r for r in model.build_results(state.profile, state.roles,
+                                                    [o for o in outcomes if o.clause in rows], {}, None)
+                     if r.clause in rows]
         summary = model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
                                   draft_levels=levels, offered_by=state.profile.draft_levels_offered_by,
                                   witnessed=witnessed,

@@ -62,3 +62,33 @@ def test_drafts_with_well_known_documents_keep_the_origin_only() -> None:
     target = OriginTargets().create("https://api.example.com/some/path", TargetOptions(draft="woa"))
     assert (target.spec, target.base) == ("https://api.example.com", None)
     assert any("only the origin" in n for n in target.notes)
+
+
+def test_a_binding_not_found_is_named_with_the_fix_never_failed(capsys) -> None:
+    """The draft defines no binding: a service answering 404/405/501 at the assumed path may
+    offer D1 elsewhere. The level is 'not found at POST …: name the path with --binding', its
+    clauses do not count (exit 0 at the level judged); claimed with --level, the kit cannot judge
+    the claim: exit 2 with that one line."""
+    from conformance import cli
+
+    result = quiet_run(DRAFT, "builtin", binding=["discover=/v2/search"])
+    line = "D1 not found at POST https://adp.adck.test/v2/search (404): name the path with --binding"
+    from conformance.reports import render
+
+    assert render.headline(result.report) == f"adp: D0 full ({line})" and result.exit_code == 0
+    assert failing(result.report) == set()
+    capsys.readouterr()
+    assert cli.main(["run", DRAFT, "--target", "builtin", "--binding", "discover=/v2/search", "--level", "D1",
+                     "--format", ""]) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert err == ["adck: D1 is claimed (--level) but D1 was not found at POST https://adp.adck.test/v2/search "
+                   "(404): name the path with --binding discover=PATH"], err
+
+
+def test_the_binding_found_again_is_judged() -> None:
+    """--binding that names where the service answers: the reference mounted at /v2 is D2 full
+    with --binding discover=/v2/discover --binding agent=/v2/agents/{id} (the braces are data)."""
+    with _live(_mounted("/v2")) as reach:
+        result = quiet_run(DRAFT, f"https://{HOST}", seed=7, binding=["discover=/v2/discover", "agent=/v2/agents/{id}"],
+                           **reach)
+    assert (result.report.summary.draft_level, result.exit_code) == ("D2", 0), result.report.summary

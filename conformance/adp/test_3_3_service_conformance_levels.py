@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.adp._service_fixtures import Answer, Probe, reached
-from conformance.outcomes import clause, not_applicable, untestable, violation
+from conformance.outcomes import clause, not_applicable, not_judged, untestable, violation
 
 #: The members of a Discovery Request (5.1): requests with others are ADP-4.7-01's.
 KNOWN = {"query", "required_tags", "preferred_tags", "excluded_tags", "protocols", "constraints", "limit",
@@ -22,6 +22,20 @@ def _claims(request: pytest.FixtureRequest, level: str) -> bool:
     """Whether the user declared (``--level``) this level or a higher one of the draft."""
     declared = request.config.getoption("adck_level", None)
     return declared is not None and declared >= level
+
+
+def absent(request: pytest.FixtureRequest, level: str, where: str, operation: str) -> None:
+    """The service answered at the assumed binding as a service without the operation does
+    (404, 405, 501). The draft defines no binding (AMB-01), so the kit cannot tell a service
+    without D1 from one that offers it elsewhere: the level is *not found*, never failed. When
+    the user claims the level (``--level``), the kit cannot judge the claim: exit 2, one line.
+    The not-applicable message completes "D1 …" up to its first ";" (the verdict line)."""
+    __tracebackhide__ = True
+    if _claims(request, level):
+        not_judged(f"{request.config.getoption('adck_level')} is claimed (--level) but {level} was not found at "
+                   f"{where}: name the path with --binding {operation}=PATH")
+    not_applicable(f"not found at {where}: name the path with --binding; the draft defines no binding, so the "
+                   "kit assumed this one (AMB-01), and a service that does not offer it answers so too")
 
 
 #: The request of 9.2 (a D1 request with a protocol filter), as the draft gives it.
@@ -48,10 +62,8 @@ def test_3_3_d1_filters_and_ranked_candidates(service: Probe, request: pytest.Fi
     row does not apply to it, unless it claims D1 (``--level``)."""
     catalog = service.catalog()
     reached(catalog, "the catalogue request")
-    if catalog.status in NOT_OFFERED and not _claims(request, "D1"):
-        not_applicable(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the "
-                       "service answers no Discovery Request, so it does not offer D1 (at most D0, AMB-01; "
-                       "--level D1 claims it, --binding names another path)")
+    if catalog.status in NOT_OFFERED:
+        absent(request, "D1", f"POST {service.discover_url} ({catalog.status})", "discover")
     if not catalog.is_response:
         violation(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the service "
                   "answers no Discovery Request (at most D0, AMB-01)")
@@ -88,9 +100,8 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
     any of them does not offer D2: the row does not apply to it, unless it claims D2 (``--level``)."""
     catalog = service.catalog()
     reached(catalog, "the catalogue request")
-    if catalog.status in NOT_OFFERED and not _claims(request, "D2"):
-        not_applicable(f"the catalogue request {service.discover_url} was answered {catalog.describe()}: the "
-                       "service answers no Discovery Request, so it offers neither D1 nor D2 (AMB-01)")
+    if catalog.status in NOT_OFFERED:
+        absent(request, "D2", f"POST {service.discover_url} ({catalog.status})", "discover")
     bodies = service.evidence_requests()
     problems, judged, shown = [], 0, False
     for body in bodies:
@@ -111,8 +122,8 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
     if not judged:
         untestable("no request with include_evidence returned a candidate (see ADP-3.3-02)")
     if not shown and not _claims(request, "D2"):
-        not_applicable(f"none of {judged} candidates asked with include_evidence carries matched_tags, "
-                       "matched_examples, freshness or score_components: the service does not offer D2 "
+        not_applicable(f"not shown: none of {judged} candidates asked with include_evidence carries matched_tags, "
+                       "matched_examples, freshness or score_components; the service does not offer D2 "
                        "(--level D2 claims it)")
     if problems:
         violation(f"{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]))

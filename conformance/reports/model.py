@@ -209,6 +209,9 @@ def unobservable(clause: Clause, ambiguities: list[str] | None = None) -> Clause
 
 #: Marks an ``error`` outcome caused by a client's adapter breaking the harness protocol.
 ADAPTER_ERROR = "adapter error, not a verdict on the client"
+#: Begins the message of an ``error`` outcome by which the kit declines to judge the target as
+#: the user described it (:func:`conformance.outcomes.not_judged`): the run is not judged, exit 2.
+NOT_JUDGED = "not judged: "
 
 
 #: The verdicts a run can end in (``summary.level``).
@@ -295,8 +298,8 @@ def _level_of(levels: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, str]
 
 
 def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[str, ...]], ...],
-                  offered_by: dict[str, str], declared_level: str | None, witnessed: dict[str, str]
-                  ) -> tuple[str | None, list[dict[str, Any]], set[str]]:
+                  offered_by: dict[str, str], declared_level: str | None,
+                  witnessed: "list[ClauseResult]") -> tuple[str | None, list[dict[str, Any]], set[str]]:
     """(highest draft level met, each level's account, the clauses of the levels not offered).
 
     A level is *offered* when the target claims it (``--level`` at or above it) or shows it in
@@ -310,7 +313,8 @@ def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[st
     of = _level_of(levels)
     names = [name for name, _ in levels]
     claimed = names.index(declared_level) if declared_level in names else -1
-    outcome = {**witnessed, **{r.clause: r.outcome for r in results}}
+    row_of = {r.clause: r for r in [*witnessed, *results]}
+    outcome = {cid: r.outcome for cid, r in row_of.items()}
     accounts: list[dict[str, Any]] = []
     met: str | None = None
     blocked = False
@@ -324,6 +328,9 @@ def _draft_levels(results: list[ClauseResult], levels: tuple[tuple[str, tuple[st
         account = {
             "level": name,
             "offered": index <= claimed or shown,
+            # why it is not offered, in the words of its row's test: they complete "D1 …", up to
+            # the first ";" ("not found at POST https://…/discover (404): name the path with --binding")
+            "absent": (row_of[defining].message.split("; ")[0] if defining in outcome and not shown else None),
             "checked": checked,
             "must_failed": [r.clause for r in mine if r.level == "MUST" and r.outcome in ("fail", "error")],
             "must_unverified": [r.clause for r in mine if r.level == "MUST" and r.outcome == "untestable"
@@ -375,20 +382,20 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
               draft_levels: tuple[tuple[str, tuple[str, ...]], ...] = (),
               declared_level: str | None = None, fail_on: str = "must",
               waived: frozenset[str] | set[str] = frozenset(),
-              offered_by: dict[str, str] | None = None, witnessed: dict[str, str] | None = None) -> Summary:
+              offered_by: dict[str, str] | None = None, witnessed: "list[ClauseResult] | None" = None) -> Summary:
     """The verdict of a run. For a draft with levels of its own (``draft_levels``), the run is
     judged on the clauses up to the highest level the target offers (:func:`_draft_levels`: shown
     by its answers through the level's defining clause, ``offered_by``, or claimed with
     ``declared_level``, ``--level``): a MUST of an offered level that failed makes the run
     non-conformant ("non-conformant (D0 met; D1: 1 MUST failed)"); levels above are not offered
     and do not count ("D1 full (D2 not offered)"). ``draft_level`` names the highest level met.
-    ``witnessed`` holds the outcomes of defining clauses that ran beside a ``--clause`` selection
+    ``witnessed`` holds the results of defining clauses that ran beside a ``--clause`` selection
     without being reported. ``fail_on`` and ``waived`` (the clauses a baseline expects to fail)
     decide the exit status only."""
     draft_level, level_accounts, above = (None, [], set())
     if draft_levels and any(c in {r.clause for r in results} for _, ids in draft_levels for c in ids):
         draft_level, level_accounts, above = _draft_levels(results, draft_levels, dict(offered_by or {}),
-                                                           declared_level, dict(witnessed or {}))
+                                                           declared_level, list(witnessed or ()))
         results = not_offered(results, level_accounts, draft_levels)
     counts: dict[str, dict[str, int]] = {
         lvl: {o: 0 for o in ("pass", "fail", "not-applicable", "untestable", "error")}
@@ -416,7 +423,9 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
     is_partial = bool(reasons)
     must_failed = any(r.level == "MUST" and r.outcome == "fail" for r in results)
     adapter_errors = sorted(r.clause for r in results if r.outcome == "error" and ADAPTER_ERROR in r.message)
-    if adapter_errors:
+    declined = [r.message.removeprefix(NOT_JUDGED) for r in results
+                if r.outcome == "error" and r.message.startswith(NOT_JUDGED)]
+    if adapter_errors or declined:
         level = "not-judged"
     elif must_failed:
         level = "non-conformant"
@@ -443,7 +452,8 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         partial=is_partial,
         partial_reasons=reasons,
         passed=passed,
-        not_judged=(f"the client's adapter broke the harness protocol (at {', '.join(adapter_errors)}): the kit "
+        not_judged=(declined[0] if declined else
+                    f"the client's adapter broke the harness protocol (at {', '.join(adapter_errors)}): the kit "
                     "could not judge the client; fix the adapter and run again" if level == "not-judged" else None),
         draft_level=draft_level,
         draft_levels=level_accounts,

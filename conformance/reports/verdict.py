@@ -47,6 +47,8 @@ def draft_level_line(report: Report) -> str:
     ``D1 full (D2 not offered)``; ``non-conformant (D0 met; D1: 1 MUST failed)`` when a level it
     offers failed; ``non-conformant (D0: 2 MUST failed)`` when not even the lowest is met."""
     s = report.summary
+    if s.level == "not-judged":
+        return s.level  # no level either: the reason (s.not_judged) is the news
     if s.level in ("full", "conformant") and s.draft_level:
         head = f"{s.draft_level} {s.level}"
     else:
@@ -64,7 +66,10 @@ def draft_level_line(report: Report) -> str:
             parts.append(f"{len(missed['must_unverified'])} MUST unverified")
         if not missed["checked"]:
             parts = ["not checked"]
-    what = f"{missed['level']} {parts[0]}" if parts == ["not offered"] else f"{missed['level']}: {', '.join(parts) or 'not met'}"
+    if parts == ["not offered"]:
+        what = f"{missed['level']} {missed.get('absent') or 'not offered'}"
+    else:
+        what = f"{missed['level']}: {', '.join(parts) or 'not met'}"
     return f"{head}; {what})" if head.endswith(" met") else f"{head} ({what})"
 
 
