@@ -183,9 +183,9 @@ def _bound(profile: "Profile", target: "Target", fixtures: frozenset[str]) -> st
     """--binding: the paths of a server that the draft gives no wire binding."""
     if not profile.binding:
         return None  # binding_of says the draft has a binding of its own, naming the value
-    if target.adapter is not None or target_class(target) in ("document", "record"):
-        return f"{_loopback(target)}; it is for a {profile.server_role} (https://HOST or builtin)"
-    return None
+    if target_class(target) in ("document", "record"):
+        return f"{_loopback(target)}; it is for a {profile.server_role} (https://HOST or builtin) or a client"
+    return None  # a server is asked at those paths; for a client, the kit's services answer there
 
 
 def _levelled(profile: "Profile", target: "Target", fixtures: frozenset[str]) -> str | None:

@@ -13,7 +13,7 @@ from conformance.agent.adp_adapter import make_handler
 from conformance.agent.adp_client import Chosen, Need, ReferenceAdpClient
 from conformance.agent.adp_mutants import VARIANTS
 from conformance.world.site import load_mutants
-from tests.conftest import assert_broken_client_fails_exactly_its_clause, outcomes, quiet_run
+from tests.conftest import assert_broken_client_fails_exactly_its_clause, failing, outcomes, quiet_run
 
 DRAFT = "adp"
 PROFILE = catalog.load(DRAFT)
@@ -112,3 +112,42 @@ def test_a_client_that_chooses_nothing_is_untestable_there_never_passed_or_faile
     got = outcomes(report)
     assert got["ADP-6.3-01"] == "untestable"
     assert {cid: o for cid, o in got.items() if o in ("fail", "error")} == {}
+
+
+class _IgnoresTheBinding(ReferenceAdpClient):
+    """A client that asks the default paths whatever it is told (a client configured for the
+    kit's assumed binding, run against services that answer elsewhere)."""
+
+    def discover(self, need: Need) -> Chosen:
+        from dataclasses import replace
+
+        return super().discover(replace(need, binding={"discover": "/discover", "agent": "/agents/{id}"}))
+
+
+IGNORES_THE_BINDING = make_handler(_IgnoresTheBinding, name="ignores the binding")
+
+
+@pytest.mark.parametrize("name", [None, "queries-d0-publisher", "gives-up-without-discover"])
+def test_binding_in_the_client_role(name: str | None) -> None:
+    """--binding in the client role (issue 19): the kit's services answer at the bound paths and
+    the step tells the client (params.binding); the reference client, which follows it, is
+    judged as at the default paths, and broken clients still fail exactly their clause."""
+    binding = ["discover=/v1/search", "agent=/v1/agents/{id}/card"]
+    if name is None:
+        result = quiet_run(DRAFT, "builtin", roles=["client"], binding=binding)
+        assert failing(result.report) == set() and result.exit_code == 0, [
+            f"{r.clause}: {r.message}" for r in result.report.failing()]
+        return
+    mutant = load_mutants(DRAFT, file=catalog.load(DRAFT).client.mutants)[name]
+    report = quiet_run(DRAFT, f"builtin:{name}", roles=["client"], binding=binding).report
+    assert failing(report) == {mutant.clause} | set(mutant.also_fails)
+
+
+def test_a_client_that_ignores_the_binding_finds_no_service_there() -> None:
+    """The services moved: a client that still asks /discover and /agents/{id} is answered 404
+    and chooses nothing it should, so the run fails (the option hides no client)."""
+    binding = ["discover=/v1/search", "agent=/v1/agents/{id}/card"]
+    target = f"python:{__name__}:IGNORES_THE_BINDING"
+    moved = quiet_run(DRAFT, target, roles=["client"], binding=binding)
+    assert moved.exit_code == 1 and failing(moved.report), moved.report.summary
+    assert quiet_run(DRAFT, target, roles=["client"]).exit_code == 0, "at the default paths it is the reference"

@@ -316,7 +316,6 @@ RECORD = "txt:v=aid1;uri=https://api.adck.test/mcp;proto=mcp"
     (["aiendpoint", "--target", "builtin", "--binding", "discover=/x"], "aiendpoint has a wire binding of its own"),
     (["aiendpoint", "--target", "builtin", "--level", "D1"], "aiendpoint defines no conformance levels"),
     (["adp", "--role", "client", "--target", "builtin", "--level", "D1"], "--level does not apply"),
-    (["adp", "--role", "client", "--target", "builtin", "--binding", "discover=/x"], "--binding does not apply"),
     (["adp", "--target", str(FIXTURES / "adp" / "document.json"), "--binding", "discover=/x"],
      "--binding does not apply to a document on its own"),
 ])

@@ -93,8 +93,9 @@ def _json(status: int, value: Any) -> Response:
 class AdpService:
     """One discovery service for one client check."""
 
-    def __init__(self, web: Scenario) -> None:
+    def __init__(self, web: Scenario, binding: dict[str, str]) -> None:
         self.web = web
+        self.binding = binding
 
     @property
     def base(self) -> str:
@@ -105,7 +106,7 @@ class AdpService:
 
     def queries(self) -> list[Recorded]:
         """Every request the client sent to the discovery path (any method, any query string)."""
-        return [r for r in self.web.requests() if r.path.rstrip("/") == DISCOVER]
+        return [r for r in self.web.requests() if r.path.rstrip("/") == self.binding["discover"]]
 
     def evidence(self) -> list:
         return self.web.evidence()
@@ -114,8 +115,10 @@ class AdpService:
 class AdpServices:
     """The services one client test sets up."""
 
-    def __init__(self, world: ScenarioWorld) -> None:
+    def __init__(self, world: ScenarioWorld, binding: dict[str, str] | None = None) -> None:
         self.world = world
+        #: The paths the services answer at: the kit's assumed binding, or the user's (--binding).
+        self.binding = {"discover": DISCOVER, "agent": AGENTS} | dict(binding or {})
         self.created: list[AdpService] = []
 
     def new(self, name: str, candidates: list[dict] | None = None, *, status: int = 200,
@@ -125,12 +128,12 @@ class AdpServices:
         ``GET /agents/{id}`` with each of ``agents`` by its id."""
         body = response(copy.deepcopy(candidates or []), **(extra or {}))
         site = Site(hostname="", document={}, routes=(
-            Route(DISCOVER, handler="adp.client-scenario",
+            Route(self.binding["discover"], handler="adp.client-scenario",
                   options={"kind": "discover", "status": status, "response": body}),
-            Route(AGENTS, handler="adp.client-scenario",
+            Route(self.binding["agent"], handler="adp.client-scenario",
                   options={"kind": "agent", "agents": {a["id"]: copy.deepcopy(a) for a in agents or []}}),
         ))
-        service = AdpService(self.world.add(name, site))
+        service = AdpService(self.world.add(name, site), self.binding)
         self.created.append(service)
         return service
 
@@ -140,6 +143,9 @@ class AdpServices:
 
 class AdpClient(ClientDriver):
     """Drives the ADP client under test through its adapter, one ``adp.discover`` step at a time."""
+
+    #: The binding the kit's services answer at (``params.binding`` when it is not the default).
+    binding: dict[str, str] | None = None
 
     def discover(self, service: AdpService, *, also: list[AdpService] | None = None, policy: dict | None = None,
                  agents: list[str] | None = None, level: str | None = None, request: dict | None = None) -> dict:
@@ -152,6 +158,8 @@ class AdpClient(ClientDriver):
             params["agents"] = agents
         if level:
             params["level"] = level
+        if self.binding and self.binding != {"discover": DISCOVER, "agent": AGENTS}:
+            params["binding"] = dict(self.binding)  # the user's --binding: the client is told where
         return self.step("adp.discover", params, now=T0, network=_network([service, *(also or [])]),
                          world=service.web.world, record=service.web.steps)
 
@@ -165,17 +173,20 @@ def _network(services: list[AdpService]) -> dict:
 
 
 @pytest.fixture(scope="session")
-def adp_client(adck_adapter, request: pytest.FixtureRequest) -> AdpClient:
+def adp_client(adck_adapter, request: pytest.FixtureRequest, adck_binding: dict[str, str]) -> AdpClient:
     """The ADP client under test, driven through its adapter."""
     from conformance.plugin import STATE
 
-    return AdpClient(adck_adapter, f"r{request.config.stash[STATE].seed}")
+    client = AdpClient(adck_adapter, f"r{request.config.stash[STATE].seed}")
+    client.binding = adck_binding
+    return client
 
 
 @pytest.fixture
-def adp_services(scenario_world) -> AdpServices:
-    """The discovery services one client test sets up (on the session's loopback world)."""
-    return AdpServices(scenario_world)
+def adp_services(scenario_world, adck_binding: dict[str, str]) -> AdpServices:
+    """The discovery services one client test sets up (on the session's loopback world), at the
+    paths of the binding (the kit's assumed one, or the user's ``--binding``)."""
+    return AdpServices(scenario_world, adck_binding)
 
 
 # ---------------------------------------------------------------- reading what the client did

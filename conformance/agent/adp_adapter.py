@@ -26,8 +26,9 @@ def reply_of(step_id: str, chosen: Chosen) -> dict:
 
 def need_of(params: dict) -> Need:
     policy = params.get("policy") or {}
+    extra = {"binding": dict(params["binding"])} if isinstance(params.get("binding"), dict) else {}
     return Need(services=(params["authority"], *params.get("services", [])), request=params.get("request") or {},
-                agents=tuple(params.get("agents", [])), level=params.get("level"),
+                agents=tuple(params.get("agents", [])), level=params.get("level"), **extra,
                 policy=Policy(protocols=tuple(p.lower() for p in policy.get("protocols", ["https"])),
                               schemes=tuple(s.lower() for s in policy.get("schemes", ["https"])),
                               revoked=tuple(policy.get("revoked", []))))

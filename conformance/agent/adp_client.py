@@ -63,6 +63,9 @@ class Need:
     agents: tuple[str, ...] = ()
     level: str | None = None
     policy: Policy = Policy()
+    #: The paths of the service's operations under its base (the draft defines no binding:
+    #: AMB-01): ``discover``, ``agent`` (with ``{id}``); the kit's assumed ones by default.
+    binding: dict = field(default_factory=lambda: {"discover": DISCOVER, "agent": AGENT})
 
 
 @dataclass
@@ -131,11 +134,11 @@ class ReferenceAdpClient:
         """The service's candidates: its Discovery Response, or the metadata of the agents the
         user named when the service answers no queries (D0)."""
         if not self.queries(need):
-            return self.metadata(base, need.agents)
-        fetch = self.post(self.url(base, DISCOVER), need.request)
+            return self.metadata(base, need)
+        fetch = self.post(self.discover_url(base, need), need.request)
         final = fetch.final
         if final is not None and final.status in NO_QUERIES and need.agents:
-            return self.metadata(base, need.agents)  # a lower level: use what it has
+            return self.metadata(base, need)  # a lower level: use what it has
         value = self.json_of(fetch, "discovery")
         return self.candidates_in(value)
 
@@ -173,12 +176,15 @@ class ReferenceAdpClient:
         score and score components are optional (a D1 or D0 answer has none: 3.3)."""
         return isinstance(candidate, dict) and isinstance(candidate.get("id"), str)
 
-    def metadata(self, base: str, agents: tuple[str, ...]) -> list[dict]:
+    def discover_url(self, base: str, need: Need) -> str:
+        return self.url(base, need.binding.get("discover", DISCOVER))
+
+    def metadata(self, base: str, need: Need) -> list[dict]:
         """D0: each named agent's metadata (GET {base}/agents/{id}), in the user's order."""
         found = []
-        for agent_id in agents:
-            fetch = self.fetcher.fetch(self.url(base, AGENT.replace("{id}", quote(agent_id, safe=""))),
-                                       headers={"Accept": "application/json"})
+        for agent_id in need.agents:
+            path = need.binding.get("agent", AGENT).replace("{id}", quote(agent_id, safe=""))
+            fetch = self.fetcher.fetch(self.url(base, path), headers={"Accept": "application/json"})
             try:
                 value = self.json_of(fetch, f"metadata of {agent_id}")
             except LookupError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.agent.adp_client import DISCOVER, Need, ReferenceAdpClient
+from conformance.agent.adp_client import Need, ReferenceAdpClient
 
 
 class RequiresFreshness(ReferenceAdpClient):
@@ -17,8 +17,8 @@ class GivesUpWithoutDiscover(ReferenceAdpClient):
 
     def candidates_of(self, base: str, need: Need) -> list[dict]:
         if not self.queries(need):
-            return self.metadata(base, need.agents)
-        return self.candidates_in(self.json_of(self.post(self.url(base, DISCOVER), need.request), "discovery"))
+            return self.metadata(base, need)
+        return self.candidates_in(self.json_of(self.post(self.discover_url(base, need), need.request), "discovery"))
 
 
 class QueriesD0Publisher(ReferenceAdpClient):
@@ -32,9 +32,9 @@ class QueriesD0Publisher(ReferenceAdpClient):
 class ProbesD0WithGet(ReferenceAdpClient):
     """3.3: asks a D0 publisher GET {base}/discover?q=... first, 'in case it can search'."""
 
-    def metadata(self, base: str, agents: tuple[str, ...]) -> list[dict]:
-        self.fetcher.fetch(self.url(base, DISCOVER) + "?q=onboarding", headers={"Accept": "application/json"})
-        return super().metadata(base, agents)
+    def metadata(self, base: str, need: Need) -> list[dict]:
+        self.fetcher.fetch(self.discover_url(base, need) + "?q=onboarding", headers={"Accept": "application/json"})
+        return super().metadata(base, need)
 
 
 VARIANTS = {
