@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
+import pytest
+
 from conformance.world import https, tls
 from conformance.world.site import load_mutants, load_reference, mutate
 from tests.conftest import failing, quiet_run
@@ -85,10 +87,16 @@ def test_a_binding_not_found_is_named_with_the_fix_never_failed(capsys) -> None:
                    "(404): name the path with --binding discover=PATH"], err
 
 
-def test_the_binding_found_again_is_judged() -> None:
+@pytest.mark.parametrize("variant", [None, "no-score-components", "filters-refused"])
+def test_the_binding_found_again_is_judged(variant: str | None) -> None:
     """--binding that names where the service answers: the reference mounted at /v2 is D2 full
-    with --binding discover=/v2/discover --binding agent=/v2/agents/{id} (the braces are data)."""
-    with _live(_mounted("/v2")) as reach:
+    with --binding discover=/v2/discover --binding agent=/v2/agents/{id} (the braces are data);
+    broken services there fail exactly their clause (the option hides no violation)."""
+    with _live(_mounted("/v2", variant)) as reach:
         result = quiet_run(DRAFT, f"https://{HOST}", seed=7, binding=["discover=/v2/discover", "agent=/v2/agents/{id}"],
                            **reach)
-    assert (result.report.summary.draft_level, result.exit_code) == ("D2", 0), result.report.summary
+    if variant is None:
+        assert (result.report.summary.draft_level, result.exit_code) == ("D2", 0), result.report.summary
+    else:
+        clause = load_mutants(DRAFT, file="mutants-service.toml")[variant].clause
+        assert failing(result.report) == {clause} and result.exit_code == 1
