@@ -58,8 +58,14 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
                    nameservers: Sequence[str] = (), dnssec_anchors: Sequence[str] = (),
                    timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = (),
                    world: str = "sockets", invoke: bool = False, invoke_budget: int | None = None,
-                   level: str | None = None, binding: Sequence[str] = (), fail_on: str = "must") -> str:
+                   level: str | None = None, binding: Sequence[str] = (), fail_on: str = "must",
+                   headers: Sequence[str] = (), header_env: Sequence[str] = (),
+                   header_origins: Sequence[str] = ()) -> str:
     """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended).
+
+    Credentials appear without their values: ``--header-env NAME=VAR`` as given (the variable
+    is named, never read), a ``-H`` value as a placeholder to give again
+    (:func:`conformance.credentials.replay_flags`).
 
     ``--fail-on should`` is kept (replaying a SHOULD failure then exits 1 as the run did); a
     baseline is not: a replay is for seeing the failure again, which a baseline would waive."""
@@ -86,6 +92,9 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
         parts += ["--level", level]
     for b in binding:
         parts += ["--binding", b]
+    from conformance.credentials import replay_flags
+
+    parts += replay_flags(headers, header_env, header_origins)
     if fail_on != "must":
         parts += ["--fail-on", fail_on]
     if seed is not None:
@@ -100,7 +109,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = (),
         run_timeout: float | None = None, allow_private: bool = False, invoke: bool = False,
         invoke_budget: int | None = None, level: str | None = None, binding: Sequence[str] = (),
-        fail_on: str = "must", baseline: str | Path | None = None) -> RunResult:
+        fail_on: str = "must", baseline: str | Path | None = None,
+        headers: Sequence[str] = (), header_env: Sequence[str] = (), header_origins: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
     ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST that was
@@ -108,6 +118,9 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     could not run or judge (``RunResult.error`` says why). ``fail_on="should"`` makes an unmet
     SHOULD exit 1 too; ``baseline`` (a file, ``docs/baselines.md``) lists expected failures,
     which then do not fail the run. The rule is :func:`conformance.reports.model.exit_rule`.
+    ``headers`` (``"Name: value"``, as ``-H``), ``header_env`` (``"Name=ENVVAR"``, read from the
+    environment when the run starts) and ``header_origins`` give the run credentials, sent to the
+    target's origin (and those origins) only and masked in every report (:mod:`conformance.credentials`).
     """
     profile = catalog.load(draft)
     seed = random.randrange(2**32) if seed is None else seed
@@ -144,6 +157,12 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-level", level]
     for b in binding:
         args += ["--adck-binding", b]
+    for h in headers:
+        args += ["--adck-header", h]
+    for h in header_env:
+        args += ["--adck-header-env", h]
+    for o in header_origins:
+        args += ["--adck-header-origin", o]
     if fail_on != "must":
         args += ["--adck-fail-on", fail_on]
     if baseline is not None:
@@ -154,7 +173,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
                               nameservers=nameservers, dnssec_anchors=dnssec_anchors,
                               timeout=timeout, seed=seed, roles=roles, world=world, invoke=invoke,
                               invoke_budget=invoke_budget, level=level, binding=binding,
-                              fail_on=fail_on) + " --clause {clause}"
+                              fail_on=fail_on, headers=headers, header_env=header_env,
+                              header_origins=header_origins) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]
     # A run judges the target, not Python's unraisable exceptions; those plugins end every
@@ -173,7 +193,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
             code = int(pytest.main(args, plugins=[grab]))
     finally:
         end_all_adapters()  # no adapter (nor a child it forked) outlives the run, whatever happened
-    said = errors.getvalue()
+    said = _masked(errors.getvalue(), headers, header_env)
     if code == pytest.ExitCode.USAGE_ERROR:
         lines = [ln.removeprefix("ERROR: ").strip() for ln in said.splitlines() if ln.strip()]
         return RunResult(report=None, exit_code=EXIT_USAGE, pytest_exit=code,
@@ -194,6 +214,22 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
                          error=summary.not_judged)
     # the exit rule lives in one place (model.exit_rule); the report records its result
     return RunResult(report=grab.report, exit_code=summary.exit_status, written=grab.written, pytest_exit=code)
+
+
+def _masked(text: str, headers: Sequence[str], header_env: Sequence[str]) -> str:
+    """``text`` (what pytest wrote to stderr) without the values of the run's credentials."""
+    if not text or not (headers or header_env):
+        return text
+    import os
+
+    from conformance.credentials import secret_forms
+    from conformance.redact import REDACTED
+
+    values = [h.partition(":")[2].strip(" \t") for h in headers]
+    values += [os.environ.get(h.partition("=")[2].strip(), "").strip(" \t") for h in header_env]
+    for secret in secret_forms(v for v in values if v):
+        text = text.replace(secret, REDACTED)
+    return text
 
 
 def _public_target(target: str) -> str:

@@ -95,6 +95,17 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--level", default=None, metavar="LEVEL",
                    help="for a draft with conformance levels of its own (adp: D0, D1, D2): the level the target "
                         "claims; the verdict judges the clauses up to it (default: the highest level met)")
+    r.add_argument("-H", "--header", action="append", default=[], dest="header", metavar="'NAME: VALUE'",
+                   help="send this header with every request to the target's origin (curl's -H form, e.g. "
+                        "-H 'Authorization: Bearer TOKEN'; repeatable), and to no other origin (a redirect elsewhere, "
+                        "a URL a document names) unless --header-origin names it; the value appears in no report. "
+                        "Prefer --header-env, which keeps it out of argv and shell history too")
+    r.add_argument("--header-env", action="append", default=[], metavar="NAME=ENVVAR",
+                   help="send header NAME with the value of the environment variable ENVVAR, read when the run "
+                        "starts (repeatable; e.g. --header-env Authorization=API_TOKEN with API_TOKEN='Bearer ...')")
+    r.add_argument("--header-origin", action="append", default=[], metavar="ORIGIN",
+                   help="also send the -H/--header-env headers to this origin (https://HOST[:PORT]), for URLs the "
+                        "target's documents name there (repeatable; default: the target's origin only)")
     r.add_argument("--fail-on", choices=("must", "should"), default="must",
                    help="which failures make the exit status 1 (and junit.xml <failure>): must (default) or should "
                         "(MUST and SHOULD); the verdict in the report is the same either way")
@@ -223,7 +234,8 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
                      invoke=args.invoke, invoke_budget=args.invoke_budget, level=args.level,
-                     binding=args.binding, fail_on=args.fail_on, baseline=args.baseline)
+                     binding=args.binding, fail_on=args.fail_on, baseline=args.baseline,
+                     headers=args.header, header_env=args.header_env, header_origins=args.header_origin)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
         started = result.pytest_exit != 4  # pytest's usage error: the run never started

@@ -5,6 +5,8 @@ size cap and a redirect cap; it follows redirects itself (httpx would silently f
 to http), never keeps cookies, never reads proxy settings from the environment, and keeps a
 transcript of every exchange for the report. ``--connect-to`` has curl's meaning: the TCP
 connection goes elsewhere while the Host header, SNI and certificate check keep the name.
+The user's credentials (``-H``, ``--header-env``: :mod:`conformance.credentials`) go with a
+request only when its origin, hop by hop, is one the user named.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ import zlib
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpcore
 import httpx
 
 from conformance import __version__
+
+if TYPE_CHECKING:
+    from conformance.credentials import Credentials
 
 #: What every request of the kit says it is: the project and its version, and no URL (the project
 #: publishes none in its metadata, and a User-Agent must not point at a page that does not exist).
@@ -104,6 +109,8 @@ class HttpConfig:
     #: Follow redirects to loopback, private and link-local addresses the user did not name
     #: (``--allow-private``); by default such a redirect is reported, not fetched.
     allow_private: bool = False
+    #: The user's credentials and the origins they go to (None: the run has none).
+    credentials: "Credentials | None" = None
 
 
 def is_private_address(address: str) -> bool:
@@ -252,6 +259,11 @@ class Exchange:
     request_body: bytes = b""
     #: The TLS version the connection negotiated ("TLSv1.3"), None over plain HTTP.
     tls_version: str | None = None
+    #: The user's credentials on this request: "sent" (the headers named in
+    #: ``credential_headers`` went with it), "withheld" (the kit sent it without them on
+    #: purpose: the clause judges the unauthenticated answer), or "" (none given for its origin).
+    credentials: str = ""
+    credential_headers: tuple[str, ...] = ()
 
     def header(self, name: str) -> str | None:
         """The response header's value (several values joined by ', '), or None."""
@@ -455,21 +467,23 @@ class Fetcher:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def get(self, url: str, headers: dict[str, str] | None = None) -> Fetch:
+    def get(self, url: str, headers: dict[str, str] | None = None, credentials: bool = True) -> Fetch:
         """GET ``url`` following redirects, once per run: later calls share the result."""
-        key = ("GET", url, tuple(sorted((headers or {}).items())))
+        key = ("GET", url, tuple(sorted((headers or {}).items())), credentials)
         with self._lock:
             if key not in self._cache:
-                self._cache[key] = self.fetch(url, headers=headers)
+                self._cache[key] = self.fetch(url, headers=headers, credentials=credentials)
             return self._cache[key]
 
     def fetch(self, url: str, method: str = "GET", headers: dict[str, str] | None = None,
-              content: bytes | None = None, named_host: str | None = None) -> Fetch:
+              content: bytes | None = None, named_host: str | None = None, credentials: bool = True) -> Fetch:
         """Send a request and follow redirects within the limits; never raises for the target's faults.
 
         ``named_host``: the host the user named, when ``url`` came from a document (an
         invocation URL): then even the first request may not reach a private address unless
-        it goes to that host."""
+        it goes to that host. ``credentials``: send the user's credentials to each hop whose
+        origin the user named (False: withhold them, for a clause that judges the answer to a
+        request without credentials)."""
         result = Fetch(url=url)
         current = httpx.URL(url)
         first = current
@@ -480,7 +494,8 @@ class Fetcher:
         guard = not (self.config.allow_private or is_private_address(trusted))
         for hop in range(self.limits.max_redirects + 1):
             other_host = current.host != trusted
-            exchange = self._send(method, current, headers, content, guard=guard and other_host)
+            exchange = self._send(method, current, headers, content, guard=guard and other_host,
+                                  credentials=credentials)
             exchange.cross_origin = (current.scheme, current.host, current.port) != (first.scheme, first.host, first.port)
             result.exchanges.append(exchange)
             if exchange.error and exchange.status is None:
@@ -513,12 +528,21 @@ class Fetcher:
         return result  # pragma: no cover - the loop always returns
 
     def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None,
-              content: bytes | None = None, guard: bool = False) -> Exchange:
+              content: bytes | None = None, guard: bool = False, credentials: bool = True) -> Exchange:
         if url.userinfo:  # httpx would turn user:password@ (say, from a Location) into Basic auth
             url = url.copy_with(userinfo=b"")
-        request = self._client.build_request(method, url, headers=headers, content=content)
+        given = self.config.credentials
+        # decided for this hop's own origin: a redirect elsewhere gets none (conformance.credentials)
+        extra = given.for_url(url) if given is not None and credentials else {}
+        own = {k.lower() for k in (headers or {})}
+        extra = {k: v for k, v in extra.items() if k.lower() not in own}  # a test's own header stands
+        request = self._client.build_request(method, url, headers={**extra, **(headers or {})}, content=content)
         exchange = Exchange(method=method, url=str(url), request_headers=dict(request.headers),
                             request_body=content or b"")
+        if extra:
+            exchange.credentials, exchange.credential_headers = "sent", tuple(extra)
+        elif not credentials:
+            exchange.credentials = "withheld"
         limits = self.limits
         started = time.monotonic()
         self.requests_sent += 1

@@ -58,15 +58,19 @@ class Invoker:
                        f"or --request-budget) is spent: {self.sent} were sent")
 
     def post(self, url: str, content: bytes, content_type: str | None = "application/json",
-             headers: dict[str, str] | None = None, opt_in: bool = True, method: str = "POST") -> Fetch:
+             headers: dict[str, str] | None = None, opt_in: bool = True, method: str = "POST",
+             credentials: bool = True) -> Fetch:
         """Send ``content`` to ``url`` (one request of the budget; ``opt_in=False`` for a read
-        such as a search, which needs no ``--invoke``)."""
+        such as a search, which needs no ``--invoke``). The user's credentials go with it when
+        its origin is one the user named (``credentials=False``: never, for a clause that judges
+        the answer to a request without them)."""
         __tracebackhide__ = True
         with self._lock:
             self.require(opt_in=opt_in)
             self.sent += 1
         sent = {"Accept": ACCEPT} | ({"Content-Type": content_type} if content_type else {}) | (headers or {})
-        return self.fetcher.fetch(url, method=method, headers=sent, content=content, named_host=self.named_host)
+        return self.fetcher.fetch(url, method=method, headers=sent, content=content, named_host=self.named_host,
+                                  credentials=credentials)
 
     def count(self) -> None:
         """Count one invocation the kit sends by other means than :meth:`post` (a WoA MCP

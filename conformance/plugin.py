@@ -65,6 +65,12 @@ class RunState:
     written: list[Path] = field(default_factory=list)
     #: The expected failures the user listed (``--adck-baseline``), checked at configure time.
     baseline: Any = None
+    #: The user's credentials (``--adck-header``, ``--adck-header-env``), bound to the target's
+    #: origin once it is resolved; None: the run has none (``conformance.credentials``).
+    credentials: Any = None
+    #: Whether a 401 or 403 answered without credentials makes a clause untestable (the
+    #: run's clauses send requests a service may protect, to a target reached over HTTP).
+    credentials_apply: bool = False
 
 
 STATE = pytest.StashKey[RunState]()
@@ -109,6 +115,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--adck-level", default=None, metavar="LEVEL",
                 help="for a draft with levels of its own (ADP: D0, D1, D2): the level the target claims; "
                      "the verdict judges the clauses up to it (default: the highest level met)")
+    g.addoption("--adck-header", action="append", default=[], metavar="'NAME: VALUE'",
+                help="send this header (curl's -H form) with every request to the target's origin, and to the "
+                     "origins of --adck-header-origin, never elsewhere (repeatable); the value is kept out of "
+                     "every report. Prefer --adck-header-env, which keeps it out of argv too")
+    g.addoption("--adck-header-env", action="append", default=[], metavar="NAME=ENVVAR",
+                help="send header NAME with the value of the environment variable ENVVAR, read at run time "
+                     "(repeatable); as --adck-header, but the value never sits in argv or shell history")
+    g.addoption("--adck-header-origin", action="append", default=[], metavar="ORIGIN",
+                help="also send the --adck-header/--adck-header-env headers to this origin (https://HOST[:PORT]), "
+                     "for URLs the target's documents name there (repeatable; default: the target's origin only)")
     g.addoption("--adck-report-dir", default="reports", metavar="DIR", help="where reports are written (default reports/)")
     g.addoption("--adck-format", default="json,junit,md", metavar="LIST",
                 help="report formats, comma-separated: json, junit, md, html, badge ('' for none)")
@@ -159,6 +175,16 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("run a conformance suite without pytest-xdist (-n): the run fetches each "
                                 "resource once and shares it across clauses, which needs one process")
     state = RunState(seed=seed)
+    from conformance import credentials, redact
+
+    try:  # read once, now (an env var included), and never shown: refused naming the header, not the value
+        state.credentials = credentials.from_options(config.getoption("adck_header"),
+                                                     config.getoption("adck_header_env"),
+                                                     config.getoption("adck_header_origin"))
+    except credentials.CredentialError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if state.credentials is not None:
+        redact.add_secrets(state.credentials.secrets())  # masked in every text of the run
     if config.getoption("adck_baseline") and config.getoption("adck_target"):
         from conformance.reports import baseline
 
@@ -259,6 +285,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             except baseline.BaselineError as exc:
                 raise pytest.UsageError(str(exc)) from None
         _preflight(config, profile, target, items, roles, wanted)
+        if state.credentials is not None:
+            state.credentials = state.credentials.bound(target.origin)
+            from conformance.credentials import replay_note
+
+            note = replay_note(config.getoption("adck_header"))
+            target.notes.append(f"credentials: {', '.join(state.credentials.names())} sent to "
+                                + ", ".join(_origins(state.credentials)) + " only" + (f"; {note}" if note else ""))
     except BaseException:  # a usage error, or Ctrl-C: whatever the target started stops
         target.close()
         raise
@@ -415,6 +448,8 @@ def _preflight(config: pytest.Config, profile: catalog.Profile, target: Target, 
     refusal = preflight.option_refusal(profile, target, config.getoption, used)
     if refusal:
         raise pytest.UsageError(refusal)
+    # a 401 or 403 to a request sent without credentials is "needs credentials" where they could be given
+    config.stash[STATE].credentials_apply = preflight.credentials_apply(profile, target, used)
     try:
         world = config.getoption("adck_world")
         if world in preflight.WORLD_NEEDS:
@@ -425,8 +460,20 @@ def _preflight(config: pytest.Config, profile: catalog.Profile, target: Target, 
         raise pytest.UsageError(str(exc)) from None
 
 
+def _origins(given: Any) -> list[str]:
+    from conformance.credentials import show_origin
+
+    return [show_origin(o) for o in given.origins]
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """The reports are written: the report folder is free for another run."""
+    """The reports are written: the report folder is free for another run, and the run's
+    secrets are forgotten (every report of the run was masked of them)."""
+    state = config.stash.get(STATE, None)
+    if state is not None and state.credentials is not None:
+        from conformance import redact
+
+        redact.clear_secrets()
     lock = config.stash.get(_LOCK, None)
     if lock is not None:
         lock.release()
@@ -507,7 +554,10 @@ def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher
     """The session's one fetcher: every request of the run goes through it and is counted."""
     state = request.config.stash[STATE]
     if state.fetcher is None:
-        state.fetcher = Fetcher(adck_target.http)
+        from dataclasses import replace
+
+        # the user's credentials, for the origins they named only (conformance.credentials)
+        state.fetcher = Fetcher(replace(adck_target.http, credentials=state.credentials))
     return state.fetcher
 
 
@@ -583,6 +633,46 @@ def _evidence(item: pytest.Item) -> list[dict[str, Any]]:
     return out
 
 
+def _exchanges(item: pytest.Item):
+    """The HTTP exchanges a test looked at (its fixtures' evidence), as the fetcher kept them."""
+    for value in getattr(item, "funcargs", {}).values():
+        getter = getattr(value, "evidence", None)
+        if callable(getter):
+            try:
+                yield from getter()
+            except Exception:  # noqa: BLE001 - evidence is shown, never judged
+                return
+
+
+def _needs_credentials(item: pytest.Item, state: RunState, outcome: str, message: str,
+                       evidence: list[dict[str, Any]], own: bool) -> tuple[str, str, list[dict[str, Any]]]:
+    """The one place the rule of :mod:`conformance.credentials` is applied: a clause whose test
+    looked at a 401 or 403 answered to a request sent without credentials (that the user could
+    have given for its origin) could not be judged: *untestable*, ``needs credentials
+    (--header)``, whether the test passed, failed on that answer, or stopped on it. A failure
+    whose own evidence (the failing cases) holds no such answer stands; so does every 401 or 403
+    answered *with* the user's credentials (the service's own answer), and one to a request the
+    test sent without them on purpose (it judges the unauthenticated answer)."""
+    from conformance import credentials
+
+    if outcome not in ("pass", "fail", "untestable") or message.startswith(credentials.NEEDS):
+        return outcome, message, evidence
+    from conformance.outcomes import NARROWED
+
+    if outcome == "untestable" and message.startswith(NARROWED):
+        return outcome, message, evidence
+    if not own:  # cheap first: a passing test's evidence is rendered only when it holds such an answer
+        if not any(getattr(ex, "status", None) in credentials.STATUSES and not getattr(ex, "credentials", "x")
+                   for ex in _exchanges(item)):
+            return outcome, message, evidence
+        if outcome == "pass":
+            evidence = _evidence(item)
+    refused = credentials.refused_for_want(evidence)
+    if refused is None:
+        return outcome, message, [] if outcome == "pass" else evidence
+    return "untestable", credentials.reason(refused, state.credentials), evidence
+
+
 def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str, Any]]) -> str:
     """What a person reads for a failing clause: id, section, level, the quote, the observation."""
     from conformance.reports.safe import text as safe
@@ -633,6 +723,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     except Exception as exc:  # noqa: BLE001 - hostile bytes must not crash the run
         evidence = [{"request": {"method": "?", "url": "?", "headers": {}},
                      "error": {"kind": "evidence", "detail": f"the kit could not render the evidence: {exc!r}"}}]
+    if state.credentials_apply:
+        outcome, message, evidence = _needs_credentials(item, state, outcome, message, evidence, bool(own))
     module = getattr(item, "module", None)
     name = f"{module.__name__.rsplit('.', 1)[-1]}::{item.name}" if module else item.nodeid
     readings = list(raised.readings) if outcome == "fail" and isinstance(raised, ClauseViolation) else []
@@ -692,6 +784,11 @@ def _replay_template(config: pytest.Config, state: RunState) -> str:
         parts += ["--adck-nameserver", n]
     for a in config.getoption("adck_dnssec_anchor"):
         parts += ["--adck-dnssec-anchor", a]
+    from conformance.credentials import replay_flags
+
+    # the credentials' options without their values (an env var named, a -H value a placeholder)
+    parts += replay_flags(config.getoption("adck_header"), config.getoption("adck_header_env"),
+                          config.getoption("adck_header_origin"), pytest_route=True)
     parts += ["--adck-seed", str(state.seed)]
     return shlex.join(parts) + " --adck-clause {clause}"
 

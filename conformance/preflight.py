@@ -10,6 +10,9 @@ mistakes with the same words:
 - an option that does not apply to the draft or the target (:data:`OPTIONS`,
   :func:`option_refusal`): it would silently do nothing;
 - a ``--clause`` of a role that is not checked (:func:`clause_refusal`);
+- credentials (``-H``, ``--header-env``, ``--header-origin``) given where the kit sends no
+  request a service may protect (:func:`_credentialed`; a malformed one is refused when the run
+  is configured, by :mod:`conformance.credentials`, naming the header or variable, never the value);
 - a missing optional dependency (:func:`require`, :func:`install_hint`);
 - a report folder that cannot be created or written (:func:`check_report_dir`), or that
   another run is using (:func:`lock_report_dir`, a ``flock`` on ``.adck.lock`` held for the
@@ -198,6 +201,23 @@ def _levelled(profile: "Profile", target: "Target", fixtures: frozenset[str]) ->
     return None
 
 
+def _credentialed(profile: "Profile", target: "Target", fixtures: frozenset[str]) -> str | None:
+    """-H, --header-env, --header-origin: headers for a server the kit sends requests a service
+    may protect (searches, invocations, Discovery Requests: those go through ``adck_invoker``)."""
+    if target.adapter is not None or target_class(target) in ("document", "record"):
+        return f"{_loopback(target)}; it is for a server the kit sends requests to (https://HOST or builtin)"
+    if target_class(target) not in ("origin", "builtin") or "adck_invoker" not in fixtures:
+        return (f"none of the {profile.short} clauses checked here sends a request a service may protect "
+                "(a search, an invocation, a Discovery Request): their documents are public")
+    return None
+
+
+def credentials_apply(profile: "Profile", target: "Target", fixtures: Iterable[str]) -> bool:
+    """Whether the run could be given credentials (:func:`_credentialed`): then a 401 or 403
+    answered to a request sent without them makes a clause untestable (``conformance.credentials``)."""
+    return _credentialed(profile, target, frozenset(fixtures)) is None
+
+
 #: Every option of ``adck run`` that applies to some drafts or targets only.
 OPTIONS: tuple[Option, ...] = (
     Option("--connect-to", "adck_connect_to", _reached_over_network),
@@ -209,6 +229,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--world respx", "adck_world", _in_process, unset="sockets"),
     Option("--binding", "adck_binding", _bound),
     Option("--level", "adck_level", _levelled),
+    Option("-H", "adck_header", _credentialed),
+    Option("--header-env", "adck_header_env", _credentialed),
+    Option("--header-origin", "adck_header_origin", _credentialed),
 )
 
 

@@ -1,8 +1,10 @@
 """Keep secrets out of reports: headers, URLs, JSON members and token-shaped strings.
 
-The kit sends no credentials, but a target may answer with some (that is what clause
-checks like "auth MUST NOT contain credentials" look for), so evidence is redacted before
-it is written anywhere.
+A target may answer with credentials (that is what clause checks like "auth MUST NOT contain
+credentials" look for), and the user may give the run some (``-H``, ``--header-env``:
+:mod:`conformance.credentials`), so evidence is redacted before it is written anywhere. The
+values the user gave are the run's secrets (:func:`add_secrets`): every text is masked of them,
+whatever shape they have, also where a target echoes one back.
 """
 
 from __future__ import annotations
@@ -15,6 +17,29 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from conformance.document import loads
 
 REDACTED = "[redacted]"
+
+#: The run's own secrets (the values of the user's -H and --header-env), longest first: masked in
+#: every text, whatever their shape. Set for the length of a run (:func:`add_secrets`,
+#: :func:`clear_secrets`).
+_RUN_SECRETS: list[str] = []
+
+
+def add_secrets(values: list[str]) -> None:
+    """Mask these strings in every text from now on (the forms of the values given to a run)."""
+    merged = set(_RUN_SECRETS) | {v for v in values if v}
+    _RUN_SECRETS[:] = sorted(merged, key=len, reverse=True)
+
+
+def clear_secrets() -> None:
+    _RUN_SECRETS.clear()
+
+
+def run_secrets(value: str) -> str:
+    """``value`` with every run secret replaced by :data:`REDACTED`."""
+    for secret in _RUN_SECRETS:
+        if secret in value:
+            value = value.replace(secret, REDACTED)
+    return value
 
 
 SECRET_HEADERS = frozenset({
@@ -69,7 +94,9 @@ ASSIGNED_SECRET = re.compile(
 
 def text(value: str) -> str:
     """Drop userinfo from URLs anywhere in the text; mask values assigned to secret names
-    (``password=…``); replace token-shaped substrings, keeping their first 4 characters as a hint."""
+    (``password=…``); replace token-shaped substrings, keeping their first 4 characters as a hint;
+    mask the run's own secrets (:func:`add_secrets`)."""
+    value = run_secrets(value)
     value = USERINFO.sub(r"\1", value)
     # a placeholder (``--token=${auth.token}``) or a value already masked is no secret
     value = ASSIGNED_SECRET.sub(lambda m: m.group(0) if m.group(3).strip("\"'").startswith(("${", REDACTED))
@@ -78,7 +105,8 @@ def text(value: str) -> str:
 
 
 def url(value: str) -> str:
-    """Drop userinfo; redact query parameters named like secrets."""
+    """Drop userinfo; redact query parameters named like secrets, and the run's own secrets."""
+    value = run_secrets(value)
     try:
         parts = urlsplit(value)
     except ValueError:
@@ -147,7 +175,8 @@ def body_excerpt(body: bytes, limit: int = 2048) -> str:
         value = loads(decoded)
         excerpt = json.dumps(json_value(value), ensure_ascii=False, indent=1)[:limit]
     except ValueError:  # not JSON, or nested deeper than the kit parses
-        excerpt = text(decoded[:limit])
+        # redacted before it is cut: a secret across the cut must not leave its first half
+        excerpt = text(decoded[:limit + 4096])[:limit]
     if len(decoded) > limit:
         excerpt += f"… [{len(body)} bytes in all]"
     return excerpt

@@ -106,10 +106,52 @@ def corpora_dir() -> Path:
     return folder
 
 
-def quiet_run(*args, **kwargs) -> api.RunResult:
-    """Run a suite in-process with its pytest output swallowed."""
+#: The environment variable the self-tests give the built-in variants' token in (``ADCK_TEST_TOKEN
+#: = "Bearer <conformance.world.site.TEST_TOKEN>"``), named with ``--header-env``.
+TOKEN_ENV = "ADCK_TEST_TOKEN"
+
+
+def wants_token(draft: str, target: str) -> bool:
+    """Is ``target`` a built-in variant that requires the kit's test token (``credentials = true``
+    in its fixture file: its variant matrix runs it with the token)?"""
+    if not target.startswith("builtin:"):
+        return False
+    from conformance.world.site import load_mutants
+
+    name = target.partition(":")[2]
+    variant = load_mutants(draft).get(name) or load_mutants(draft, "conforming").get(name)
+    return bool(variant and variant.credentials)
+
+
+@contextlib.contextmanager
+def token_in_env(value: str | None = None):
+    """``$ADCK_TEST_TOKEN`` set to ``Bearer <the built-in variants' token>`` (or ``value``) for the block."""
+    from conformance.world.site import TEST_TOKEN
+
+    before = os.environ.get(TOKEN_ENV)
+    os.environ[TOKEN_ENV] = value if value is not None else f"Bearer {TEST_TOKEN}"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(TOKEN_ENV, None)
+        else:
+            os.environ[TOKEN_ENV] = before
+
+
+def quiet_run(*args, credentials: bool | None = None, **kwargs) -> api.RunResult:
+    """Run a suite in-process with its pytest output swallowed. A built-in variant that requires
+    the kit's test token (:func:`wants_token`) is given it, as a user would, with
+    ``--header-env Authorization=ADCK_TEST_TOKEN``, unless ``credentials=False`` (or the call
+    gives headers of its own)."""
     kwargs.setdefault("report_dir", None)
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    if credentials is None:
+        credentials = len(args) >= 2 and wants_token(args[0], args[1])
+    env = contextlib.nullcontext()
+    if credentials and not kwargs.get("headers") and not kwargs.get("header_env"):
+        kwargs["header_env"] = [f"Authorization={TOKEN_ENV}"]
+        env = token_in_env()
+    with env, contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return api.run(*args, **kwargs)
 
 

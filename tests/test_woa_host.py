@@ -44,10 +44,10 @@ def requests_to(host: str):
     sent: list[tuple[str, str]] = []
     original = Fetcher._send
 
-    def spy(self, method, url, headers, content=None, guard=False):
+    def spy(self, method, url, headers, content=None, guard=False, **kwargs):
         if url.host == host:
             sent.append((method, url.path))
-        return original(self, method, url, headers, content, guard)
+        return original(self, method, url, headers, content, guard, **kwargs)
 
     Fetcher._send = spy  # type: ignore[method-assign]
     try:

@@ -290,6 +290,18 @@ class Probe:
     def discovers(self) -> bool:
         return self.catalog().is_response
 
+    def generated_requests(self) -> list[dict]:
+        """The seed's requests (:meth:`Service.generated_requests`), drawn from the catalogue
+        answer, which is this test's evidence too (a refusal of it, a 401 included, shows)."""
+        __tracebackhide__ = True
+        self.catalog()
+        return self.service.generated_requests()
+
+    def evidence_requests(self) -> list[dict]:
+        __tracebackhide__ = True
+        self.catalog()
+        return self.service.evidence_requests()
+
     def get_agent(self, agent_id: str, fresh: str = "") -> Answer:
         return self._use(self.service.get_agent(agent_id, fresh))
 

@@ -100,29 +100,31 @@ class Server:
         self._lock = threading.Lock()
 
     def search(self, body: Any, *, content_type: str | None = MEDIA, raw: bytes | None = None,
-               accept: str = MEDIA, fresh: str = "") -> Answer:
+               accept: str = MEDIA, fresh: str = "", credentials: bool = True) -> Answer:
         """POST a search (``raw`` bytes as they are, else ``body`` as JSON); identical requests
-        share one answer unless ``fresh`` names a separate sending (the same request twice)."""
+        share one answer unless ``fresh`` names a separate sending (the same request twice).
+        ``credentials=False`` sends it without the user's credentials (a clause that judges
+        what the server answers to a request without any)."""
         __tracebackhide__ = True
         if self.endpoints.search is None:
             untestable("the discovery document names no search endpoint (endpoints.search), so no search "
                        "can be sent (AMB-09)")
         content = raw if raw is not None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-        key = ("POST", self.endpoints.search, content, content_type, accept, fresh)
+        key = ("POST", self.endpoints.search, content, content_type, accept, fresh, credentials)
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
         headers = {"Accept": accept}
         fetch = self.invoker.post(self.endpoints.search, content, content_type=content_type, headers=headers,
-                                  opt_in=False)
+                                  opt_in=False, credentials=credentials)
         answer = Answer(fetch)
         with self._lock:
             self._cache[key] = answer
         return answer
 
-    def get(self, url: str, accept: str = MEDIA) -> Answer:
-        """GET ``url`` once per run."""
-        return Answer(self.fetcher.get(url, headers={"Accept": accept}))
+    def get(self, url: str, accept: str = MEDIA, credentials: bool = True) -> Answer:
+        """GET ``url`` once per run (``credentials=False``: without the user's credentials)."""
+        return Answer(self.fetcher.get(url, headers={"Accept": accept}, credentials=credentials))
 
     def text_body(self, query: str = "single sign-on certificate", **extra: Any) -> dict:
         """A text search of the first public collection the server lists (or none), with top_k 5
@@ -191,10 +193,10 @@ class Probe:
             untestable(f"the search resource answered {answer.status} (see AIDRE-15.1-02)")
         return answer
 
-    def get(self, url: str, accept: str = MEDIA, method_refusal: bool = False) -> Answer:
+    def get(self, url: str, accept: str = MEDIA, method_refusal: bool = False, credentials: bool = True) -> Answer:
         """A GET (of a chunk, mostly); 405 or 501 make the test *untestable* (AIDRE-15.1-03)."""
         __tracebackhide__ = True
-        answer = self.server.get(url, accept)
+        answer = self.server.get(url, accept, credentials)
         self.used.append(answer)
         if answer.status in METHOD_REFUSED and not method_refusal:
             untestable(f"GET {url} was answered {answer.status} (see AIDRE-15.1-01, AIDRE-15.1-03)")

@@ -51,7 +51,8 @@ def test_11_6_protected_collections_need_authorization(server: Probe) -> None:
     """Private or tenant-scoped collections MUST be protected by appropriate authorization
     controls: without credentials, text and vector searches naming one are refused (401, 403 or
     404) or return none of its content, and the chunks of any result they leak are refused too
-    (AMB-22)."""
+    (AMB-22). Sent without the user's credentials (--header) on purpose: what a service answers
+    to them is what the clause judges."""
     protected = server.protected_collections()
     if not protected:
         not_applicable("the collections resource lists no collection with a visibility other than public (AMB-22)")
@@ -64,7 +65,7 @@ def test_11_6_protected_collections_need_authorization(server: Probe) -> None:
         for body in bodies:
             asked += 1
             kind = "vector" if "query_vector" in body else "text"
-            answer = server.search(body)
+            answer = server.search(body, credentials=False)
             search_reached(answer, f"a {kind} search of {name!r}")
             if answer.ok and answer.results:
                 problems.append(f"a {kind} search of protected collection {name!r} without credentials was "
@@ -72,7 +73,7 @@ def test_11_6_protected_collections_need_authorization(server: Probe) -> None:
                 for r in answer.results[:2]:
                     cid = r.get("id") if isinstance(r, dict) else None
                     if isinstance(cid, str) and server.endpoints.chunk is not None:
-                        chunk = server.get(server.endpoints.chunk_url(cid))
+                        chunk = server.get(server.endpoints.chunk_url(cid), credentials=False)
                         if chunk.ok:
                             problems.append(f"its chunk {cid!r} was served without credentials")
             elif not answer.ok and answer.status not in (401, 403, 404):

@@ -115,12 +115,14 @@ def test_15_4_400_for_syntactically_invalid_requests(server: Probe) -> None:
 @clause("AIDRE-15.4-05")
 def test_15_4_401_when_authentication_required(server: Probe) -> None:
     """401 Unauthorized: authentication required or failed: a search of a protected collection
-    without credentials (AMB-22; not applicable when nothing requires authentication)."""
+    without credentials (AMB-22; not applicable when nothing requires authentication; sent
+    without the user's credentials, --header, on purpose)."""
     protected = server.protected_collections()
     if not protected:
         not_applicable("the collections resource lists no protected collection (AMB-22)")
     answers = [(f"a search of {name!r} without credentials",
-                server.search({"query": "runbook escalation on-call platform", "collection": name, "top_k": 5}))
+                server.search({"query": "runbook escalation on-call platform", "collection": name, "top_k": 5},
+                              credentials=False))
                for name in protected]
     refused = [(w, a) for w, a in answers if not a.ok]
     if not refused:

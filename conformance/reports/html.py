@@ -111,7 +111,8 @@ def _pretty(value: Any) -> str:
 
 def _outcome_label(r: dict) -> str:
     if r["outcome"] == "untestable":
-        return "not observable" if r["untestable_reason"] == "not-observable" else "unverified"
+        return {"not-observable": "not observable", "credentials": "needs credentials"}.get(r["untestable_reason"],
+                                                                                            "unverified")
     return r["outcome"]
 
 

@@ -26,6 +26,8 @@ def _skip_message(r: ClauseResult) -> str:
         return f"not-applicable: {r.message}"
     if r.untestable_reason == "not-observable":
         return f"untestable (not observable from outside): {r.message}"
+    if r.untestable_reason == "credentials":
+        return f"untestable (the service wanted credentials the run did not have, so this {r.keyword} is not a pass): {r.message}"
     return f"untestable (a prerequisite failed, so this {r.keyword} is not a pass): {r.message}"
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from conformance import redact
 from conformance.catalog import Clause, Profile
 from conformance.fetch import Exchange
+from conformance.credentials import NEEDS as NEEDS_CREDENTIALS
 from conformance.outcomes import NARROWED
 
 #: Characters of a body from another origin than the target's that a report shows.
@@ -80,6 +81,11 @@ def exchange_evidence(ex: Exchange) -> dict[str, Any]:
         "request": {"method": ex.method, "url": redact.url(ex.url),
                     "headers": dict(redact.headers(ex.request_headers))},
     }
+    if ex.credentials:  # the user's credentials went with it ("sent"), or were withheld on purpose
+        out["request"]["credentials"] = ex.credentials
+        mine = {n.lower() for n in ex.credential_headers}
+        out["request"]["headers"] = {k: (redact.REDACTED if k.lower() in mine else v)
+                                     for k, v in out["request"]["headers"].items()}
     if ex.request_body:
         out["request"]["body_excerpt"] = redact.body_excerpt(ex.request_body, limit=2048)
     if ex.tls_version:
@@ -188,14 +194,24 @@ def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
     return ClauseResult(
         clause=clause.id, section=clause.section, level=clause.level, keyword=clause.keyword,
         role=clause.role, text=clause.text, outcome=first.outcome, message=first.message,
-        untestable_reason=(("narrowed" if first.message.startswith(NARROWED) else "prerequisite")
-                           if first.outcome == "untestable" else None),
+        untestable_reason=(untestable_reason(first.message) if first.outcome == "untestable" else None),
         tests=[o.nodeid for o in outcomes],
         evidence=first.evidence if first.outcome in ("fail", "error", "untestable") else [],
         replay=replay if first.outcome != "pass" else None,
         ambiguities=linked,
         applied_ambiguities=applied(first.message, first.readings, linked, known) if first.outcome != "pass" else [],
     )
+
+
+def untestable_reason(message: str) -> str:
+    """Why a clause the run could not check is untestable, from its message: ``narrowed`` (the
+    run's world cannot show it), ``credentials`` (the service wanted credentials the run did
+    not have: ``conformance.credentials``) or ``prerequisite`` (something it depends on failed)."""
+    if message.startswith(NARROWED):
+        return "narrowed"
+    if message.startswith(NEEDS_CREDENTIALS):
+        return "credentials"
+    return "prerequisite"
 
 
 def unobservable(clause: Clause, ambiguities: list[str] | None = None) -> ClauseResult:
@@ -410,6 +426,12 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
     if narrowed:
         reasons.append(f"{', '.join(narrowed)} not checkable in the world this run chose (see each one's message)")
         results = [r for r in results if r.clause not in narrowed]
+    # what a service would show only to the credentials the run did not have: unchecked, never failed
+    locked = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "credentials"]
+    if locked:
+        reasons.append(f"{len(locked)} clause{'s' if len(locked) != 1 else ''} could not be checked without "
+                       f"credentials ({', '.join(locked[:5])}{', …' if len(locked) > 5 else ''}): the service "
+                       "answered 401 or 403 to requests sent without any; give them with -H or --header-env")
     if partial and not reasons:
         reasons.append("the run was narrowed")
     if not completed:
@@ -432,7 +454,8 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
     elif not passed:
         # no MUST failed, yet some could not be checked (the kit's limits, an error of the kit):
         # no verdict either way, and never a pass
-        unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()]
+        unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()
+                     and r.untestable_reason != "credentials"]  # those are said above
         if unchecked:
             reasons.append(f"{len(unchecked)} MUST clause{'s' if len(unchecked) != 1 else ''} could not be "
                            f"checked and none failed ({', '.join(unchecked[:5])}{', …' if len(unchecked) > 5 else ''})")

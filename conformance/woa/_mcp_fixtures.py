@@ -193,8 +193,15 @@ def _client(config: HttpConfig, named_host: str | None, exchanges: list[Exchange
 
         async def handle_async_request(self, request: Any) -> Any:
             body = await request.aread()
+            # the user's credentials go to an origin they named only (conformance.credentials)
+            given = config.credentials.for_url(str(request.url)) if config.credentials is not None else {}
+            given = {k: v for k, v in given.items() if k not in request.headers}
+            for name, value in given.items():
+                request.headers[name] = value
             exchange = Exchange(method=request.method, url=str(request.url.copy_with(userinfo=b"")),
                                 request_headers=dict(request.headers), request_body=body)
+            if given:
+                exchange.credentials, exchange.credential_headers = "sent", tuple(given)
             exchanges.append(exchange)
             on_request()
             started = time.monotonic()
@@ -468,5 +475,5 @@ def mcp_session(request: pytest.FixtureRequest, adck_target: Target, adck_fetche
         adck_fetcher.requests_sent += 1
 
     named = httpx.URL(adck_target.origin).host if adck_target.origin else None
-    session.open(adck_target.http, named, counted)
+    session.open(adck_fetcher.config, named, counted)  # the target's, with the user's credentials
     return session

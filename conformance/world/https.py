@@ -59,6 +59,31 @@ class MockOrigin:
         self.stop()
 
 
+def unauthorized(site: Site, route, request: Request) -> Response | None:
+    """The 401 of a site that requires a bearer token (``Site.auth``) on ``route``, when the
+    request does not carry it (or, ``refuse_all``, whatever it carries); None: let it through."""
+    auth = site.auth
+    if not auth or route.path not in auth.get("paths", ()) or request.method not in auth.get("methods", (request.method,)):
+        return None
+    from conformance.world.site import TEST_TOKEN
+
+    given = request.headers.get("Authorization", "")
+    scheme, _, token = given.partition(" ")
+    if scheme.lower() == "bearer" and token.strip() == auth.get("token", TEST_TOKEN) and not auth.get("refuse_all"):
+        return None
+    body = auth.get("body", "")
+    if auth.get("echo"):  # a hostile target: every request header, values included, sent back
+        import json
+
+        body = json.dumps({"error": "unauthorized", "you_sent": dict(request.headers)})
+    response = Response(body.encode("utf-8"), status=401)
+    response.headers["Content-Type"] = auth.get("content_type", "application/json")
+    challenge = f'Bearer realm="{site.hostname}"'
+    response.headers["WWW-Authenticate"] = challenge + (', error="invalid_token"' if given else "")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def respond(site: Site, request: Request) -> Response:
     """What ``site`` answers to ``request``: the one place a route becomes a response."""
     route = site.route_for(request.path, request.query_string.decode("latin-1"), request.method)
@@ -66,6 +91,9 @@ def respond(site: Site, request: Request) -> Response:
         response = Response(b"not found\n", status=404)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
         return response
+    refused = unauthorized(site, route, request)
+    if refused is not None:
+        return refused
     if route.delay:
         time.sleep(route.delay)
     if route.handler is not None:

@@ -17,6 +17,11 @@ from typing import Any
 
 from conformance.resources import fixtures_dir
 
+#: The bearer token a built-in variant that requires one takes (``[auth]`` of a site, unless it
+#: names its own): a demonstration value, published here, that the self-tests give the kit
+#: through ``--header-env Authorization=ADCK_TEST_TOKEN`` (``ADCK_TEST_TOKEN="Bearer …"``).
+TEST_TOKEN = "adck-test-token-5f2c9e81"
+
 
 @dataclass(frozen=True)
 class Route:
@@ -70,6 +75,14 @@ class Site:
     #: ``conformance.world.mcp_server.McpOptions``); empty: none. A variant's ``site.mcp``
     #: changes single settings (``mutate`` merges it).
     mcp: dict = field(default_factory=dict)
+    #: Authentication a variant requires (empty: none): ``paths`` (route paths, templates as
+    #: written) and optionally ``methods`` it protects; a request to one without ``Authorization:
+    #: Bearer <token>`` (``token``, default :data:`TEST_TOKEN`) is answered ``401`` with
+    #: ``WWW-Authenticate: Bearer`` and the draft's error body (``content_type``, ``body``).
+    #: ``refuse_all = true`` refuses the right token too (a broken variant); ``echo = true`` sends
+    #: every request header back in the 401's body (a hostile target, for the report-safety
+    #: self-tests). See ``conformance.world.https.unauthorized``.
+    auth: dict = field(default_factory=dict)
 
     def route_for(self, path: str, query: str, method: str | None = None) -> Route | None:
         """The route answering ``path``: an exact path first (with its query, then any query),
@@ -175,6 +188,9 @@ class Mutant:
     site: dict = field(default_factory=dict)
     patch: tuple[dict, ...] = ()
     routes: tuple[dict, ...] = ()
+    #: The variant requires the kit's test token (``site.auth``): the self-tests' variant matrix
+    #: runs it with ``--header-env Authorization=ADCK_TEST_TOKEN`` (``tests/conftest.py``).
+    credentials: bool = False
 
 
 def _route(entry: dict) -> Route:
@@ -230,6 +246,7 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
             site=dict(m.get("site", {})),
             patch=tuple(m.get("patch", ())),
             routes=tuple(m.get("route", ())),
+            credentials=bool(m.get("credentials", False)),
         )
         for name, m in raw.get(table, {}).items()
     }
