@@ -92,6 +92,12 @@ ASSIGNED_SECRET = re.compile(
     r"(\s*=\s*)(\"[^\"]*\"|'[^']*'|[^\s&,;\"']+)")
 
 
+def _names_a_variable(m: "re.Match[str]") -> bool:
+    """``--header-env X-Api-Key=API_KEY`` (a replay command): the variable's name, not a secret."""
+    before = m.string[max(0, m.start() - 20):m.start()]
+    return before.endswith("header-env ") and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", m.group(3)) is not None
+
+
 def text(value: str) -> str:
     """Drop userinfo from URLs anywhere in the text; mask values assigned to secret names
     (``password=…``); replace token-shaped substrings, keeping their first 4 characters as a hint;
@@ -100,7 +106,7 @@ def text(value: str) -> str:
     value = USERINFO.sub(r"\1", value)
     # a placeholder (``--token=${auth.token}``) or a value already masked is no secret
     value = ASSIGNED_SECRET.sub(lambda m: m.group(0) if m.group(3).strip("\"'").startswith(("${", REDACTED))
-                                else m.group(1) + m.group(2) + REDACTED, value)
+                                or _names_a_variable(m) else m.group(1) + m.group(2) + REDACTED, value)
     return TOKEN_SHAPES.sub(lambda m: m.group(0)[:4] + "…" + REDACTED, value)
 
 

@@ -211,6 +211,9 @@ def test_the_run_secrets_are_masked_in_any_shape() -> None:
     finally:
         redact.clear_secrets()
     assert redact.text(plain) == plain, "the secrets of a run are forgotten after it"
+    # a replay names the variable of --header-env, which is no secret even when the header's name says so
+    assert redact.text("adck run x --header-env X-Api-Key=API_KEY --seed 1") == "adck run x --header-env X-Api-Key=API_KEY --seed 1"
+    assert redact.text("api_key=hunter2") == f"api_key={redact.REDACTED}"
 
 
 # ------------------------------------------------------------------ 3. could not judge is not failed
