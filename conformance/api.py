@@ -59,7 +59,7 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
                    timeout: float | None = None, seed: int | None = None, roles: Sequence[str] = (),
                    world: str = "sockets", invoke: bool = False, invoke_budget: int | None = None,
                    level: str | None = None, binding: Sequence[str] = (), fail_on: str = "must",
-                   headers: Sequence[str] = (), header_env: Sequence[str] = (),
+                   declare: Sequence[str] = (), headers: Sequence[str] = (), header_env: Sequence[str] = (),
                    header_origins: Sequence[str] = ()) -> str:
     """The ``adck run`` command line that reproduces a run (``--clause {clause}`` appended).
 
@@ -92,6 +92,8 @@ def replay_command(draft: str, target: str, *, ca_bundle: str | None = None, con
         parts += ["--level", level]
     for b in binding:
         parts += ["--binding", b]
+    for d in declare:
+        parts += ["--declare", d]
     from conformance.credentials import replay_flags
 
     parts += replay_flags(headers, header_env, header_origins)
@@ -109,7 +111,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         world: str = "sockets", quiet: bool = True, extra_args: Sequence[str] = (),
         run_timeout: float | None = None, allow_private: bool = False, invoke: bool = False,
         invoke_budget: int | None = None, level: str | None = None, binding: Sequence[str] = (),
-        fail_on: str = "must", baseline: str | Path | None = None,
+        fail_on: str = "must", baseline: str | Path | None = None, declare: Sequence[str] = (),
         headers: Sequence[str] = (), header_env: Sequence[str] = (), header_origins: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
@@ -118,6 +120,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     could not run or judge (``RunResult.error`` says why). ``fail_on="should"`` makes an unmet
     SHOULD exit 1 too; ``baseline`` (a file, ``docs/baselines.md``) lists expected failures,
     which then do not fail the run. The rule is :func:`conformance.reports.model.exit_rule`.
+    ``declare`` states choices the draft leaves to the implementation (``"strict-validation"``,
+    ``"max-top-k=50"``: ``[declarations]`` of the draft's profile), as ``--declare`` does.
     ``headers`` (``"Name: value"``, as ``-H``), ``header_env`` (``"Name=ENVVAR"``, read from the
     environment when the run starts) and ``header_origins`` give the run credentials, sent to the
     target's origin (and those origins) only and masked in every report (:mod:`conformance.credentials`).
@@ -157,6 +161,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-level", level]
     for b in binding:
         args += ["--adck-binding", b]
+    for d in declare:
+        args += ["--adck-declare", d]
     for h in headers:
         args += ["--adck-header", h]
     for h in header_env:
@@ -173,7 +179,7 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
                               nameservers=nameservers, dnssec_anchors=dnssec_anchors,
                               timeout=timeout, seed=seed, roles=roles, world=world, invoke=invoke,
                               invoke_budget=invoke_budget, level=level, binding=binding,
-                              fail_on=fail_on, headers=headers, header_env=header_env,
+                              fail_on=fail_on, declare=declare, headers=headers, header_env=header_env,
                               header_origins=header_origins) + " --clause {clause}"
     args += ["--adck-replay", template]
     args += ["-W", "ignore::pytest.PytestAssertRewriteWarning"]

@@ -95,6 +95,65 @@ class Coverage:
 
 
 @dataclass(frozen=True)
+class Declaration:
+    """A choice the draft leaves to the implementation ("local policy", "documented behavior"),
+    which the user states with ``--declare NAME[=VALUE]`` (``[declarations.NAME]`` of the
+    profile): the clauses it names then accept the declared behaviour, and check it, instead of
+    the kit's reading without it."""
+
+    name: str
+    #: The draft's section, and its sentence that allows the choice (quoted as written).
+    section: str
+    quote: str
+    #: The role whose clauses it changes (a server's); a target checked in no such role refuses it.
+    role: str
+    #: The clauses whose judgement it changes.
+    clauses: tuple[str, ...]
+    #: ``flag`` (no value), ``integer`` (between ``minimum`` and ``maximum``) or ``enum`` (one of ``values``).
+    type: str
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    values: tuple[str, ...] = ()
+
+    def usage(self) -> str:
+        """``strict-validation``, ``max-top-k=N``, ``top-k-above-max=reject|clamp``."""
+        if self.type == "flag":
+            return self.name
+        if self.type == "integer":
+            return f"{self.name}=N"
+        return f"{self.name}={'|'.join(self.values)}"
+
+    def allowed(self) -> str:
+        """The values it takes, in words."""
+        if self.type == "flag":
+            return "no value (a flag)"
+        if self.type == "integer":
+            return f"an integer from {self.minimum} to {self.maximum}"
+        return "one of " + ", ".join(self.values)
+
+    def parse(self, value: str | None) -> bool | int | str:
+        """The declared value from the text after ``=`` (None: none given); ValueError says why not."""
+        if self.type == "flag":
+            if value is not None:
+                raise ValueError(f"a flag, it takes no value: write --declare {self.name}")
+            return True
+        if value is None or value == "":
+            raise ValueError(f"it needs a value: --declare {self.usage()}")
+        if self.type == "integer":
+            try:
+                number = int(value, 10)
+            except ValueError:
+                raise ValueError(f"not an integer ({self.allowed()})") from None
+            if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
+                raise ValueError(f"out of bounds ({self.allowed()})")
+            return number
+        if value not in self.values:
+            raise ValueError(f"not a value it takes ({self.allowed()})")
+        return value
+
+
+@dataclass(frozen=True)
 class ClientRole:
     role: str
     adapter: str
@@ -134,6 +193,9 @@ class Profile:
     #: The HTTP binding the kit assumes for a draft that defines none (ADP): operation -> path
     #: under the target's base (``[binding]`` of profile.toml; ``--binding NAME=PATH`` overrides).
     binding: dict[str, str] = field(default_factory=dict)
+    #: The choices the draft leaves to the implementation that a user can state (``--declare``),
+    #: by name (``[declarations.NAME]`` of profile.toml).
+    declarations: dict[str, Declaration] = field(default_factory=dict)
 
     def server_draft_levels(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """The draft's levels over the clauses of its server and document roles: a level is a
@@ -251,6 +313,7 @@ def load(short: str) -> Profile:
         if cid not in levels.get(name, ()):
             raise CatalogError(f"{folder}/profile.toml: [draft_levels_offered_by] {name} = {cid!r} is not a clause "
                                f"of [draft_levels] {name}")
+    declarations = _declarations(meta.get("declarations", {}), folder / "profile.toml", clauses, meta["roles"])
     return Profile(
         short=meta["short"],
         draft=meta["draft"],
@@ -268,9 +331,51 @@ def load(short: str) -> Profile:
         draft_levels=tuple((name, tuple(ids)) for name, ids in meta.get("draft_levels", {}).items()),
         draft_levels_offered_by=dict(meta.get("draft_levels_offered_by", {})),
         binding=dict(meta.get("binding", {})),
+        declarations=declarations,
         clauses=clauses,
         ambiguities=ambiguities,
     )
+
+
+_DECLARATION_KEYS = {"section", "quote", "role", "clauses", "type", "help", "min", "max", "values"}
+
+
+def _declarations(raw: dict, where: Path, clauses: dict[str, Clause], roles: dict) -> dict[str, Declaration]:
+    """``[declarations.NAME]`` of a profile, checked: every key known, the clauses of the
+    catalog and of the declaration's role, the values well formed."""
+    out: dict[str, Declaration] = {}
+    for name, entry in raw.items():
+        at = f"{where} [declarations.{name}]"
+        if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", name):
+            raise CatalogError(f"{at}: a name is lower-case words joined by '-'")
+        missing = {"section", "quote", "role", "clauses", "type", "help"} - entry.keys()
+        if missing:
+            raise CatalogError(f"{at}: missing {sorted(missing)}")
+        unknown = entry.keys() - _DECLARATION_KEYS
+        if unknown:
+            raise CatalogError(f"{at}: unknown keys {sorted(unknown)}")
+        if entry["role"] not in roles:
+            raise CatalogError(f"{at}: role {entry['role']!r} not in {sorted(roles)}")
+        for cid in entry["clauses"]:
+            if cid not in clauses:
+                raise CatalogError(f"{at}: {cid} is not a clause of the catalog")
+            if clauses[cid].role != entry["role"]:
+                raise CatalogError(f"{at}: {cid} is a {clauses[cid].role} clause, not a {entry['role']} one")
+        kind = entry["type"]
+        if kind not in ("flag", "integer", "enum"):
+            raise CatalogError(f"{at}: type {kind!r} is not flag, integer or enum")
+        if kind == "enum" and len(entry.get("values", ())) < 2:
+            raise CatalogError(f"{at}: an enum lists at least two values")
+        if kind == "integer" and not (isinstance(entry.get("min"), int) and isinstance(entry.get("max"), int)
+                                      and entry["min"] <= entry["max"]):
+            raise CatalogError(f"{at}: an integer has bounds min <= max")
+        if kind != "enum" and "values" in entry or kind != "integer" and ({"min", "max"} & entry.keys()):
+            raise CatalogError(f"{at}: values are for an enum, min and max for an integer")
+        out[name] = Declaration(
+            name=name, section=entry["section"], quote=" ".join(entry["quote"].split()), role=entry["role"],
+            clauses=tuple(entry["clauses"]), type=kind, help=" ".join(entry["help"].split()),
+            minimum=entry.get("min"), maximum=entry.get("max"), values=tuple(entry.get("values", ())))
+    return out
 
 
 def available() -> list[str]:

@@ -95,6 +95,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--level", default=None, metavar="LEVEL",
                    help="for a draft with conformance levels of its own (adp: D0, D1, D2): the level the target "
                         "claims; the verdict judges the clauses up to it (default: the highest level met)")
+    r.add_argument("--declare", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="state a choice the draft leaves to the implementation (its local policy or documented "
+                        "behaviour): adp strict-validation, aidre max-top-k=N, ... (repeatable; `adck targets DRAFT` "
+                        "lists a draft's, with the sentence that allows each). The clauses it names then accept the "
+                        "declared behaviour and check it; never a pass by itself"
+                   ).completer = cli_help.complete_declare  # type: ignore[attr-defined]
     r.add_argument("-H", "--header", action="append", default=[], dest="header", metavar="'NAME: VALUE'",
                    help="send this header with every request to the target's origin (curl's -H form, e.g. "
                         "-H 'Authorization: Bearer TOKEN'; repeatable), and to no other origin (a redirect elsewhere, "
@@ -234,7 +240,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
                      invoke=args.invoke, invoke_budget=args.invoke_budget, level=args.level,
-                     binding=args.binding, fail_on=args.fail_on, baseline=args.baseline,
+                     binding=args.binding, fail_on=args.fail_on, baseline=args.baseline, declare=args.declare,
                      headers=args.header, header_env=args.header_env, header_origins=args.header_origin)
     if result.report is None:
         _fail(result.error or "the run did not produce a report; nothing was judged")
@@ -389,6 +395,12 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     def role_of(cid: str | None) -> str | None:
         return profile.clauses[cid].role if cid in profile.clauses else None
 
+    declared = {m.name: list(m.declare) for m in (*mutants.values(), *conforming.values()) if m.declare}
+
+    def said(name: str, summary: str) -> str:
+        """A variant's summary, with what it declares of itself (its runs apply it)."""
+        return f"{summary} [declares {', '.join(declared[name])}]" if name in declared else summary
+
     groups = []  # (title, kind, [(name, clause or expect, summary, driven)], role option)
     if mutants:
         groups.append((f"built-in broken variants of {args.draft} (--target builtin:NAME)", "broken",
@@ -403,6 +415,8 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         def variant(kind: str, name: str, ref: str, summary: str, driven: str | None, role: str | None) -> dict:
             out: dict = {"name": name, "target": f"builtin:{name}", "summary": summary}
+            if name in declared and not role:
+                out["declare"] = declared[name]  # applied to every run of it
             if kind == "broken":
                 out.update(clause=ref or None, role=role or role_of(ref))
             else:
@@ -418,6 +432,10 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
             "draft": profile.draft, "short": profile.short, "roles": list(profile.roles),
             "kinds": [{"syntax": syntax, "description": what} for syntax, what in kinds],
             "note": profile.target_note or None,
+            "declarations": [{"name": d.name, "usage": f"--declare {d.usage()}", "type": d.type,
+                              "values": list(d.values) or None, "min": d.minimum, "max": d.maximum,
+                              "role": d.role, "section": d.section, "quote": d.quote,
+                              "clauses": list(d.clauses), "help": d.help} for d in profile.declarations.values()],
             "broken": [variant(kind, *row, role) for _, kind, rows, role in groups if kind == "broken" for row in rows],
             "conforming": [variant(kind, *row, role) for _, kind, rows, role in groups if kind == "conforming"
                            for row in rows],
@@ -427,6 +445,13 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
         console.print(f"{syntax}  {what}", markup=False)
     if profile.target_note:
         console.print(escape(profile.target_note))
+    if profile.declarations:
+        console.print(f"declarations of {args.draft} (--declare NAME[=VALUE], repeatable): choices the draft leaves to "
+                      "the implementation; the clauses named then accept the declared behaviour and check it", markup=False)
+        for d in profile.declarations.values():
+            console.print(f"  --declare {d.usage()}  ({d.role}; {', '.join(d.clauses)}) {d.help}", markup=False,
+                          highlight=False)
+            console.print(f'      §{d.section}: "{d.quote}"', markup=False, highlight=False)
     for title, kind, rows, role in groups:
         heads = ("name", "breaks" if kind == "broken" else "must reach", "how") + (("driven",) if role else ())
         width = max(len(name) for name, *_ in rows)
@@ -438,6 +463,7 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
             console.print(title, markup=False)
             for name, ref, summary, driven in rows:
                 tail = f"  ({driven})" if role and driven else ""
+                summary = summary if role else said(name, summary)
                 console.print(f"  {name.ljust(width)}  {ref.ljust(ref_width)}  {summary}{tail}", markup=False,
                               highlight=False)
             continue
@@ -445,7 +471,7 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
         for col in heads:  # names and ids are never folded; only the prose wraps
             table.add_column(col, no_wrap=col != "how", overflow="fold")
         for name, ref, summary, driven in rows:
-            table.add_row(name, ref, summary, *((driven or "",) if role else ()))
+            table.add_row(name, ref, said(name, summary) if not role else summary, *((driven or "",) if role else ()))
         console.print(table)
     return 0
 

@@ -47,6 +47,24 @@ def roles_by_draft() -> dict[str, tuple[str, ...]]:
     return {short: tuple(catalog.load(short).roles) for short in catalog.available()}
 
 
+def declarations_by_draft() -> dict[str, tuple[str, ...]]:
+    """Each draft's declarations as ``--declare`` takes them (``max-top-k=N``)."""
+    from conformance import catalog
+
+    return {short: tuple(d.usage() for d in catalog.load(short).declarations.values())
+            for short in catalog.available()}
+
+
+def complete_declare(parsed_args: argparse.Namespace | None = None, **_) -> list[str]:
+    """The declarations of the draft already typed (a flag whole, others up to ``=``)."""
+    from conformance import catalog
+
+    draft = getattr(parsed_args, "draft", None)
+    shorts = [draft] if draft in catalog.available() else catalog.available()
+    return sorted({d.name if d.type == "flag" else d.name + "=" for short in shorts
+                   for d in catalog.load(short).declarations.values()})
+
+
 def run_epilog() -> str:
     """The end of ``adck run --help``: every target kind, every draft's roles, every format."""
     from conformance.reports.render import FORMATS
@@ -62,6 +80,8 @@ def run_epilog() -> str:
     lines.append("  `adck targets DRAFT` lists a draft's built-in variants (builtin:NAME).")
     lines += ["", "roles (--role), by draft:"]
     lines += [f"  {short:<12}{', '.join(roles)}" for short, roles in roles_by_draft().items()]
+    lines += ["", "declarations (--declare), by draft: choices the draft leaves to the implementation"]
+    lines += [f"  {short:<12}{', '.join(usages)}" for short, usages in declarations_by_draft().items() if usages]
     lines += ["", f"report formats (--format, comma-separated): {', '.join(FORMATS)}"]
     return "\n".join(lines)
 

@@ -55,6 +55,9 @@ class RunState:
     run_timeout: float | None = None
     #: The HTTP binding of a draft that defines none (ADP), overrides applied.
     binding: dict = field(default_factory=dict)
+    #: The run's declarations (``--adck-declare`` and a built-in variant's own), as the report
+    #: gives them (``conformance.preflight.declarations``).
+    declarations: list = field(default_factory=list)
     #: Clause tests not started because the deadline had passed.
     past_deadline: int = 0
     watchdog: Any = None
@@ -115,6 +118,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     g.addoption("--adck-level", default=None, metavar="LEVEL",
                 help="for a draft with levels of its own (ADP: D0, D1, D2): the level the target claims; "
                      "the verdict judges the clauses up to it (default: the highest level met)")
+    g.addoption("--adck-declare", action="append", default=[], metavar="NAME[=VALUE]",
+                help="state a choice the draft leaves to the implementation (local policy, documented behaviour), "
+                     "such as adp's strict-validation or aidre's max-top-k=50: the clauses it names accept the "
+                     "declared behaviour, and check it (repeatable; `adck targets DRAFT` lists a draft's)")
     g.addoption("--adck-header", action="append", default=[], metavar="'NAME: VALUE'",
                 help="send this header (curl's -H form) with every request to the target's origin, and to the "
                      "origins of --adck-header-origin, never elsewhere (repeatable); the value is kept out of "
@@ -284,6 +291,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
                 baseline.check(state.baseline, profile.short, profile.clauses)
             except baseline.BaselineError as exc:
                 raise pytest.UsageError(str(exc)) from None
+        state.declarations = _declarations(config, profile, target, roles)
         _preflight(config, profile, target, items, roles, wanted)
         if state.credentials is not None:
             state.credentials = state.credentials.bound(target.origin)
@@ -420,6 +428,21 @@ def _check_selection(config: pytest.Config, profile: catalog.Profile, target: Ta
     if refusal:  # it would check nothing
         raise pytest.UsageError(refusal)
     return roles, wanted
+
+
+def _declarations(config: pytest.Config, profile: catalog.Profile, target: Target, roles: list[str]) -> list[dict]:
+    """The run's declarations (``--adck-declare``, a built-in variant's own), checked against the
+    draft and the roles checked; those the variant made are said in the target's notes."""
+    from conformance import preflight
+
+    try:
+        found = preflight.declarations(profile, target, roles, config.getoption("adck_declare"))
+    except preflight.Refused as exc:
+        raise pytest.UsageError(str(exc)) from None
+    own = [d["shown"] for d in found if d["by"] != "--declare"]
+    if own:
+        target.notes.append(f"declared by the built-in variant itself (as --declare would): {', '.join(own)}")
+    return found
 
 
 #: The report folder this run holds (``conformance.preflight.lock_report_dir``), until unconfigure.
@@ -584,6 +607,15 @@ def binding_of(profile: catalog.Profile, overrides: list[str]) -> dict[str, str]
 def adck_binding(request: pytest.FixtureRequest) -> dict[str, str]:
     """The HTTP binding of a draft that defines none (ADP), with the user's overrides."""
     return dict(request.config.stash[STATE].binding)
+
+
+@pytest.fixture(scope="session")
+def adck_declarations(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """The choices the run declares the target made (``--declare NAME[=VALUE]``, and a built-in
+    variant's own): name -> value (True for a flag, an int, an enum's string). A clause test
+    that a declaration names judges the declared behaviour when it is here, its default
+    reading otherwise."""
+    return {d["name"]: d["value"] for d in request.config.stash[STATE].declarations}
 
 
 @pytest.fixture(scope="session")
@@ -754,7 +786,7 @@ def _target_info(state: RunState) -> dict[str, Any]:
     target = state.target
     assert target is not None
     info: dict[str, Any] = {"spec": target.spec, "kind": target.kind, "description": target.description,
-                            "notes": list(target.notes)}
+                            "notes": list(target.notes), "declarations": [dict(d) for d in state.declarations]}
     if state.resolver is not None:
         info["dns_queries"] = state.resolver.queries_sent
     if target.adapter is not None:
@@ -789,6 +821,8 @@ def _replay_template(config: pytest.Config, state: RunState) -> str:
     # the credentials' options without their values (an env var named, a -H value a placeholder)
     parts += replay_flags(config.getoption("adck_header"), config.getoption("adck_header_env"),
                           config.getoption("adck_header_origin"), pytest_route=True)
+    for d in config.getoption("adck_declare"):
+        parts += ["--adck-declare", d]
     parts += ["--adck-seed", str(state.seed)]
     return shlex.join(parts) + " --adck-clause {clause}"
 
@@ -901,6 +935,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     tr = terminalreporter
     tr.section("adck verdict")
     tr.write_line(f"target: {terminal.line(report.target['description'])}")
+    if terminal.declared(report):
+        tr.write_line(terminal.line(terminal.declared(report)))
     if report.summary.partial:
         tr.write_line(terminal.line(terminal.headline(report)))
     tr.write_line(terminal.line(terminal.verdict_line(report)))

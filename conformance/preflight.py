@@ -13,6 +13,8 @@ mistakes with the same words:
 - credentials (``-H``, ``--header-env``, ``--header-origin``) given where the kit sends no
   request a service may protect (:func:`_credentialed`; a malformed one is refused when the run
   is configured, by :mod:`conformance.credentials`, naming the header or variable, never the value);
+- a ``--declare`` the draft does not define, with a value it does not take, or for a role the
+  run does not check (:func:`declarations`);
 - a missing optional dependency (:func:`require`, :func:`install_hint`);
 - a report folder that cannot be created or written (:func:`check_report_dir`), or that
   another run is using (:func:`lock_report_dir`, a ``flock`` on ``.adck.lock`` held for the
@@ -247,6 +249,80 @@ def option_refusal(profile: "Profile", target: "Target", getoption: Callable[[st
         if why:
             return f"{option.flag} does not apply to {_what(target, profile)}: {why}; drop {option.flag.split()[0]}"
     return None
+
+
+# -- declarations: the choices a draft leaves to the implementation ---------------------------------
+
+def declarations_known(profile: "Profile") -> str:
+    """The draft's declarations in one phrase, for a refusal."""
+    if not profile.declarations:
+        return f"{profile.short} defines no declarations"
+    return f"{profile.short}'s declarations: " + ", ".join(d.usage() for d in profile.declarations.values()) + \
+        f" (`adck targets {profile.short}` says what each one changes)"
+
+
+def _parse_declarations(profile: "Profile", given: Iterable[str], flag: str) -> dict[str, Any]:
+    """``NAME[=VALUE]`` items as {name: value}, each checked against the profile."""
+    from conformance import catalog
+
+    out: dict[str, Any] = {}
+    for item in given:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        declaration = profile.declarations.get(name)
+        if declaration is None:
+            others = [short for short in catalog.available() if short != profile.short
+                      and name in catalog.load(short).declarations]
+            whose = f"a declaration of {', '.join(others)}, not of {profile.short}" if others else \
+                f"not a declaration of {profile.short}"
+            raise Refused(f"{flag} {item}: {whose}; {declarations_known(profile)}")
+        try:
+            value = declaration.parse(raw if sep else None)
+        except ValueError as exc:
+            raise Refused(f"{flag} {item}: {exc}; {declarations_known(profile)}") from None
+        if name in out and out[name] != value:
+            raise Refused(f"{flag} {item}: {name} is declared twice with different values; give it once")
+        out[name] = value
+    return out
+
+
+def shown(name: str, value: Any) -> str:
+    """A declaration as the user writes it: ``strict-validation``, ``max-top-k=50``."""
+    return name if value is True else f"{name}={value}"
+
+
+def declarations(profile: "Profile", target: "Target", roles: Iterable[str], given: Iterable[str]) -> list[dict]:
+    """The run's declarations (``--declare``, and those a built-in variant makes itself), each
+    with what the draft says of it, or :class:`Refused` naming the mistake: an unknown name,
+    another draft's, a value it does not take, a role the run does not check."""
+    variant = _parse_declarations(profile, target.declares, f"builtin variant {target.spec}: declare")
+    user = _parse_declarations(profile, given, "--declare")
+    for name, value in user.items():
+        if name in variant and variant[name] != value:
+            raise Refused(f"--declare {shown(name, value)}: {target.spec} declares {shown(name, variant[name])} "
+                          f"itself (`adck targets {profile.short}`); drop --declare {name}")
+    checked = set(roles)
+    for name in user:
+        declaration = profile.declarations[name]
+        if declaration.role in checked:
+            continue
+        if declaration.role in target.roles:
+            why = f"--role {' --role '.join(roles)} leaves the {declaration.role} role out"
+        else:
+            why = f"{_what(target, profile)} is checked in the {', '.join(target.roles)} role{'s' if len(target.roles) > 1 else ''} only"
+        raise Refused(f"--declare {name} does not apply: it changes {declaration.role} clauses "
+                      f"({', '.join(declaration.clauses)}), and {why}; drop --declare {name}")
+    out = []
+    for source, found in ((f"the built-in variant {target.spec}", variant), ("--declare", user)):
+        for name, value in found.items():
+            if source == "--declare" and name in variant:
+                continue  # the variant's own, given again
+            d = profile.declarations[name]
+            if d.role not in checked:
+                continue  # a variant's declaration for a role this run leaves out
+            out.append({"name": name, "value": value, "shown": shown(name, value), "by": source,
+                        "section": d.section, "quote": d.quote, "clauses": list(d.clauses), "help": d.help})
+    return out
 
 
 # -- clauses of a role that is not checked --------------------------------------------------------

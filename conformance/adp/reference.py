@@ -29,8 +29,8 @@ import json
 import re
 import threading
 import uuid
-from dataclasses import dataclass, field, fields
-from datetime import datetime, timezone
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -71,7 +71,8 @@ class Options:
     #: protocols: "hard", "ignored", "preference", "substring" (a listed protocol inside the binding's).
     protocols_mode: str = "hard"
     #: How an unsupported constraint is reported: "list" (unsupported_filters and a warning),
-    #: "warning-only", "value-name" (unsupported_filters names the value, not the filter).
+    #: "warning-only", "value-name" (unsupported_filters names the value, not the filter),
+    #: "silent" (neither: the constraint is dropped without a word).
     unsupported_report: str = "list"
     #: limit: "exact", "plus-one" (one more), "zero-default" (0 read as the default).
     limit_mode: str = "exact"
@@ -100,8 +101,12 @@ class Options:
     evidence_off: str = ""
     #: Unknown members of the metadata in a detail=full candidate: "" (kept), "top", "nested" (dropped).
     full_drop_unknown: str = ""
-    #: Expired records returned: "" (never), "bundled" (records of the registry), "registered".
+    #: Expired records returned: "" (never), "bundled" (records of the registry), "registered", "all".
     serve_expired: str = ""
+    #: What an expired candidate shows of its expiry: "" (what its detail gives: expires_at at
+    #: full only), "expires_at" (its expires_at at every detail), "renewed" (an expires_at a
+    #: year ahead at every detail: a stale record presented as fresh).
+    expired_shown: str = ""
     #: detail=minimal answered as "minimal", "summary", or "score" (minimal plus score and evidence).
     minimal_mode: str = "minimal"
     #: The detail of a request without one; members added to a default candidate.
@@ -112,7 +117,11 @@ class Options:
     #: The response's warning when a candidate was redacted: "warning", "none", "empty" (warnings: []).
     redaction_warning: str = "warning"
     #: Unknown top-level request members: "ignore" or "reject"; unknown client_context members too.
+    #: How a refusal of unknown top-level members looks (a strictly validating service, 4.7):
+    #: "error" (400 invalid_request, the error object of 8), "500" (a server error), "text" (a
+    #: 400 with a plain-text body), "200" (a 200 carrying the error object).
     unknown_request: str = "ignore"
+    unknown_refusal: str = "error"
     unknown_context: str = "ignore"
     #: include_evidence required: "" (never), "absent" (a request without it refused), "false" (false refused).
     evidence_required: str = ""
@@ -268,7 +277,7 @@ def expired(entry: Entry, options: Options, moment: datetime) -> bool:
     until = parse_time(entry.record.get("expires_at"))
     if until is None or until > moment:
         return False
-    return options.serve_expired != entry.source
+    return options.serve_expired not in (entry.source, "all")
 
 
 # ---------------------------------------------------------------- /discover
@@ -459,6 +468,10 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
             del out["credential_refs"]
         elif options.federated_credentials == "rewrite":
             out["credential_refs"] = [f"urn:adck:local-credential:{i}" for i, _ in enumerate(out["credential_refs"])]
+    until = parse_time(record.get("expires_at"))
+    if options.expired_shown and until is not None and until <= datetime.now(timezone.utc):
+        out["expires_at"] = record["expires_at"] if options.expired_shown == "expires_at" else \
+            (datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=365)).isoformat().replace("+00:00", "Z")
     if detail == "full" and options.full_drop_unknown:
         out = _strip_unknown(out, options.full_drop_unknown) | {k: out[k] for k in ("redacted",) if k in out}
     out["score"] = score
@@ -492,6 +505,12 @@ def discover(site: Site, route: Route, request: Request) -> Response:
     except (ValueError, UnicodeDecodeError) as exc:
         return invalid(options, f"the body is not JSON: {exc}")
     why = _validate(body, options)
+    if why and why.startswith("unknown members") and options.unknown_refusal != "error":
+        if options.unknown_refusal == "500":
+            return error(options, 500, "internal_error", "the service failed")
+        if options.unknown_refusal == "text":
+            return error(replace(options, error_body="text"), options.invalid_status, options.invalid_code, why)
+        return error(options, 200, options.invalid_code, why)  # "200"
     if why:
         return invalid(options, why)
     moment = now()
@@ -516,7 +535,8 @@ def discover(site: Site, route: Route, request: Request) -> Response:
             unsupported_filters.append(f"constraints.{name}")
         elif options.unsupported_report == "value-name":
             unsupported_filters.append(str(constraints[name]))
-        warnings.append(f"hard filter constraints.{name} is not supported and was not applied")
+        if options.unsupported_report != "silent":
+            warnings.append(f"hard filter constraints.{name} is not supported and was not applied")
     chosen = []
     for entry in entries:
         if expired(entry, options, moment) or not _passes(entry.record, body, options):

@@ -3,6 +3,8 @@ filters reported, requests protected in transit."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.adp._service_fixtures import Probe, reached
 from conformance.adp.test_5_2_service_hard_filters import judge_reporting
 from conformance.adp.test_7_8_service_federation import (
@@ -39,11 +41,13 @@ def test_10_freshness_exposed(service: Probe) -> None:
 
 
 @clause("ADP-10-09")
-def test_10_unsupported_hard_filters_reported(service: Probe) -> None:
+def test_10_unsupported_hard_filters_reported(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """Services MUST report unsupported hard filters in unsupported_filters or fail the request:
-    tag filters beside a constraint the service may not apply (AMB-12)."""
+    tag filters beside a constraint the service may not apply (AMB-12; ``--declare
+    unknown-constraints-hard``: the constraint is one)."""
     judge_reporting(service, [{"query": "find a contract reviewer", "required_tags": ["legal"],
-                               "excluded_tags": ["tax"], "constraints": {"net.adck.jurisdiction": "eu"}}])
+                               "excluded_tags": ["tax"], "constraints": {"net.adck.jurisdiction": "eu"}}],
+                    adck_declarations)
 
 
 @clause("ADP-10-10")

@@ -4,6 +4,7 @@ records no longer returned."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from typing import Any
 
 from conformance.adp._service_fixtures import Probe, parse_time, reached, response_or_untestable
 from conformance.adp.test_7_7_service_updates import stale_case
@@ -47,13 +48,20 @@ def test_4_9_updated_at_rejects_stale_metadata(service: Probe) -> None:
     stale_case(service)
 
 
+#: The declaration (profile.toml [declarations]) of a local policy that allows stale results.
+STALE_ALLOWED = "stale-results-allowed"
+
+
 @clause("ADP-4.9-03")
-def test_4_9_expired_records_not_returned(service: Probe) -> None:
+def test_4_9_expired_records_not_returned(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """If expires_at is present, discovery services SHOULD stop returning the record after that
     time unless local policy explicitly allows stale results: no candidate of the full catalogue
     has an expires_at in the past unless a warning names it; and when the target declares
     registration, an agent registered with an expires_at in the past is not returned by a request
-    that returns its unexpired twin (AMB-13)."""
+    that returns its unexpired twin (AMB-13). Declared (``--declare stale-results-allowed``,
+    AMB-25), an expired record may be returned when the response shows it: the candidate's own
+    expires_at, in the past, or a warning naming it; one presented as unexpired fails."""
+    allowed = STALE_ALLOWED in adck_declarations
     now = datetime.now(timezone.utc)
     catalog = service.catalog()
     response_or_untestable(catalog, "the catalogue request")
@@ -61,7 +69,7 @@ def test_4_9_expired_records_not_returned(service: Probe) -> None:
     warnings = " ".join(w for w in catalog.list_member("warnings") if isinstance(w, str))
     for c in catalog.candidates:
         until = parse_time(c.get("expires_at"))
-        if until is not None and until <= now and str(c.get("id")) not in warnings:
+        if until is not None and until <= now and str(c.get("id")) not in warnings and not allowed:
             problems.append(f"candidate {c.get('id')!r} expired at {c.get('expires_at')} and is still returned")
     if service.registration_declared():
         tag = f"adck-{service.token}-expiry"
@@ -75,6 +83,17 @@ def test_4_9_expired_records_not_returned(service: Probe) -> None:
             untestable(f"the unexpired twin {live['id']} is not returned either: {answer.ids}")
         said = " ".join(w for w in answer.list_member("warnings") if isinstance(w, str))
         if dead["id"] in answer.ids and dead["id"] not in said:
-            problems.append(f"the agent registered with expires_at 2020-01-01 is returned: {answer.ids}")
+            if not allowed:
+                problems.append(f"the agent registered with expires_at 2020-01-01 is returned: {answer.ids}")
+            else:  # stale results allowed: returned, but shown as expired
+                shown = next(c for c in answer.candidates if c.get("id") == dead["id"]).get("expires_at")
+                until = parse_time(shown)
+                if shown is None:
+                    problems.append("the agent registered with expires_at 2020-01-01 is returned with no expires_at and "
+                                    "no warning naming it: nothing shows the stale result as stale")
+                elif until is None or until > now:
+                    problems.append(f"the agent registered with expires_at 2020-01-01 is returned with expires_at "
+                                    f"{shown!r}: a stale result presented as unexpired")
     if problems:
-        violation("; ".join(problems[:4]))
+        violation("; ".join(problems[:4]) + (" (stale results allowed by the declared local policy)" if allowed else ""),
+                  readings=("AMB-25",) if allowed else ())

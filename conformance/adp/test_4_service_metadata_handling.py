@@ -3,7 +3,9 @@ transparent relay and ignored in requests, names not assumed unique."""
 
 from __future__ import annotations
 
-from conformance.adp._service_fixtures import Probe, reached, response_or_untestable
+from typing import Any
+
+from conformance.adp._service_fixtures import NOT_JSON, STATUS_OF, Answer, Probe, reached, response_or_untestable
 from conformance.adp.test_3_3_service_conformance_levels import KNOWN
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -13,6 +15,30 @@ UNKNOWN_TOP = PLAIN | {"net.adck.trace": "on", "future_member": {"nested": [1, 2
 #: The same with unknown members inside client_context (4.7, nested).
 UNKNOWN_NESTED = PLAIN | {"client_context": {"locale": "en", "net.adck.hint": {"x": 1}}}
 CONTEXT = PLAIN | {"client_context": {"locale": "en"}}
+#: The declaration (profile.toml [declarations]) that lets 4.7's unknown members be refused.
+STRICT = "strict-validation"
+
+
+def strict_rejection(answer: Answer, label: str) -> str | None:
+    """Under a declared strict validation (4.7's "unless local policy requires strict
+    validation"), why ``answer`` is no well-formed refusal of ``label`` by 8's rules, or None:
+    a 4xx status (a 5xx is the service failing, not validating), a JSON object with a code
+    member (ADP-8-02's MUST), a string, and the status its code maps to when the code is one of 8's
+    recommended ones (invalid_request: 400 or 422, AMB-10)."""
+    if answer.ok:
+        return f"{label} was answered {answer.describe()}: the members were not refused, although strict validation is declared"
+    if not answer.refused:
+        return f"{label} was answered {answer.describe()}, not a refusal (a 4xx with an error object)"
+    value = answer.value
+    if not isinstance(value, dict):
+        body = "a body that is not JSON" if value is NOT_JSON else f"a JSON {type(value).__name__}"
+        return f"{label} was refused {answer.status} with {body}, not an error object (8)"
+    code = value.get("code")
+    if not isinstance(code, str) or not code.strip():
+        return f"{label} was refused {answer.status} with an error object whose code is {code!r} (8: a stable code)"
+    if code in STATUS_OF and answer.status not in STATUS_OF[code]:
+        return f"{label} was refused {answer.status} with code {code!r}, which maps to {' or '.join(map(str, STATUS_OF[code]))} (AMB-10)"
+    return None
 
 
 def _relay_metadata(service: Probe) -> dict:
@@ -158,15 +184,29 @@ def _same_ids(service: Probe, variant: dict, label: str) -> str | None:
     return None
 
 
+def _strictly_refused(service: Probe, variant: dict, label: str) -> str | None:
+    """Under strict-validation: the plain request is answered, ``variant`` (with unknown members)
+    refused by a well-formed error object."""
+    base = service.discover(PLAIN, fresh=label)
+    response_or_untestable(base, "a plain request")
+    other = service.discover(variant)
+    reached(other, label)
+    return strict_rejection(other, label)
+
+
 @clause("ADP-4.7-01")
-def test_4_7_unknown_top_level_fields_ignored(service: Probe) -> None:
+def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """Unknown top-level fields MUST be ignored by discovery services unless local policy requires
     strict validation: a Discovery Request with unknown top-level members (fixed ones and the
     seed's) is answered as the same request without them; when registration is declared, metadata with an unknown top-level
-    member is accepted (AMB-11)."""
+    member is accepted (AMB-11). Declared strict (``--declare strict-validation``), each such
+    request is refused with a well-formed error object instead (a 4xx, a JSON object with a
+    code, its status the code's: 8, AMB-10), and such metadata is accepted or refused so."""
+    strict = STRICT in adck_declarations
     if not service.discovers() and not service.registration_declared():
         untestable("the service answers no Discovery Request and takes no registration (see ADP-3.3-02)")
-    problems = [p for p in [_same_ids(service, UNKNOWN_TOP, "a request with unknown top-level members")] if p] \
+    judge = _strictly_refused if strict else _same_ids
+    problems = [p for p in [judge(service, UNKNOWN_TOP, "a request with unknown top-level members")] if p] \
         if service.discovers() else []
     for body in service.generated_requests() if service.discovers() else []:  # the seed's requests with unknown members, and without them
         unknown = sorted(k for k in body if k not in KNOWN)
@@ -175,7 +215,11 @@ def test_4_7_unknown_top_level_fields_ignored(service: Probe) -> None:
             plain = service.discover(known, fresh="generated")
             other = service.discover(body, fresh="generated")
             reached(other, "a generated request with unknown members")
-            if plain.is_response and not other.is_response:
+            if strict:
+                why = strict_rejection(other, f"a request with unknown members {unknown}") if plain.is_response else None
+                if why:
+                    problems.append(why)
+            elif plain.is_response and not other.is_response:
                 problems.append(f"a request with unknown members {unknown} was answered {other.describe()}")
             elif plain.is_response and other.ids != plain.ids:
                 problems.append(f"a request with unknown members {unknown} returned {other.ids[:6]}, without them "
@@ -184,28 +228,43 @@ def test_4_7_unknown_top_level_fields_ignored(service: Probe) -> None:
         metadata = service.kit_metadata("unknown-top", **{"net.adck.extension": {"v": 1}})
         put = service.put_agent(metadata["id"], metadata)
         reached(put, "registering metadata with an unknown member")
+        label = "metadata with the unknown top-level member net.adck.extension"
         if not put.ok:
-            problems.append(f"metadata with the unknown top-level member net.adck.extension was answered {put.describe()}")
+            why = strict_rejection(put, label) if strict else f"{label} was answered {put.describe()}"
+            if why:
+                problems.append(why)
     if problems:
-        violation("; ".join(problems))
+        violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
+                  readings=("AMB-11",) if strict else ())
 
 
 @clause("ADP-4.7-02")
-def test_4_7_unknown_nested_fields_ignored(service: Probe) -> None:
+def test_4_7_unknown_nested_fields_ignored(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """Unknown fields in nested objects SHOULD also be ignored: a request with an unknown member
     inside client_context is answered as the same request without it; when registration is
-    declared, metadata with an unknown member inside a binding is accepted."""
+    declared, metadata with an unknown member inside a binding is accepted. Declared strict
+    (``--declare strict-validation``: "also" carries 4.7's exception), each may instead be refused,
+    with a well-formed error object (AMB-11)."""
+    strict = STRICT in adck_declarations
     if not service.discovers() and not service.registration_declared():
         untestable("the service answers no Discovery Request and takes no registration (see ADP-3.3-02)")
     problems = [p for p in [_same_ids(service, UNKNOWN_NESTED, "a request with an unknown client_context member")] if p] \
         if service.discovers() else []
+    if strict and problems:  # answered as without the member, or refused by a well-formed error object
+        other = service.discover(UNKNOWN_NESTED)
+        if not other.ok:
+            why = strict_rejection(other, "a request with an unknown client_context member")
+            problems = [why] if why else []
     if service.registration_declared():
         metadata = service.kit_metadata("unknown-nested", bindings=[
             {"protocol": "https", "endpoint": f"https://agents.adck.test/probe/{service.token}/nested",
              "net.adck.region_hint": "emea"}])
         put = service.put_agent(metadata["id"], metadata)
         reached(put, "registering metadata with an unknown binding member")
+        label = "metadata with an unknown member inside a binding"
         if not put.ok:
-            problems.append(f"metadata with an unknown member inside a binding was answered {put.describe()}")
+            why = strict_rejection(put, label) if strict else f"{label} was answered {put.describe()}"
+            if why:
+                problems.append(why)
     if problems:
         violation("; ".join(problems))

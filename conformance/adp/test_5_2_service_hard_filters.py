@@ -3,6 +3,8 @@ service cannot apply reported in the response."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.adp._service_fixtures import Probe, names_filter, reached, tag_set
 from conformance.outcomes import clause, untestable, violation
 
@@ -59,18 +61,37 @@ def test_5_2_required_and_excluded_tags_are_hard_filters(service: Probe) -> None
 ODD_CONSTRAINTS = ("unsupported_private_filter", "net.adck.max_cost_usd", "latency_budget_ms")
 
 
-def unreported(answer, body: dict) -> list[str]:
+#: The declaration (profile.toml [declarations]) that the service treats the constraints it does
+#: not know as hard filters (9.3 leaves that to it, AMB-12).
+HARD = "unknown-constraints-hard"
+
+
+def unknown_to_any(name: str) -> bool:
+    """A constraint no service can apply: the kit's own namespace, or the draft's example of an
+    unsupported one (9.3)."""
+    return name.startswith("net.adck.") or name == "unsupported_private_filter"
+
+
+def unreported(answer, body: dict, hard: bool = False) -> list[str]:
     """The filters of ``body`` the response shows it did not apply (a warning names them) that
-    unsupported_filters does not name (AMB-12)."""
+    unsupported_filters does not name (AMB-12). ``hard``: the service is declared to treat
+    unknown constraints as hard filters, so those no service can apply count as unapplied
+    whatever the response says."""
     reported = answer.list_member("unsupported_filters")
     warnings = " ".join(w for w in answer.list_member("warnings") if isinstance(w, str))
     sent = [f"constraints.{k}" for k in body.get("constraints", {})] + \
            [k for k in ("required_tags", "excluded_tags", "protocols") if k in body]
-    return [name for name in sent if name.rpartition(".")[2] in warnings and not names_filter(reported, name)]
+    return [name for name in sent if (name.rpartition(".")[2] in warnings
+                                      or hard and name.startswith("constraints.")
+                                      and unknown_to_any(name.removeprefix("constraints.")))
+            and not names_filter(reported, name)]
 
 
-def judge_reporting(service: Probe, bodies: list[dict]) -> None:
+def judge_reporting(service: Probe, bodies: list[dict], declarations: dict[str, Any] | None = None) -> None:
+    """Each request's unapplied hard filters are in unsupported_filters, or it failed (AMB-12);
+    with ``unknown-constraints-hard`` declared, every constraint no service can apply is one."""
     __tracebackhide__ = True
+    hard = HARD in (declarations or {})
     problems, judged = [], 0
     for body in bodies:
         answer = service.discover(body)
@@ -81,21 +102,23 @@ def judge_reporting(service: Probe, bodies: list[dict]) -> None:
         if not answer.is_response:
             continue
         judged += 1
-        missed = unreported(answer, body)
+        missed = unreported(answer, body, hard)
         if missed:
-            problems.append(f"{missed} not applied (warnings: {answer.list_member('warnings')[:2]}) but "
+            problems.append(f"{missed} not applied (warnings: {answer.list_member('warnings')[:2]}"
+                            f"{'; unknown constraints are declared hard' if hard else ''}) but "
                             f"unsupported_filters is {answer.member('unsupported_filters')!r}")
     if not judged:
         untestable("no request with an unsupported filter was answered")
     if problems:
-        violation("; ".join(problems[:4]))
+        violation("; ".join(problems[:4]), readings=("AMB-12",) if hard else ())
 
 
 @clause("ADP-5.2-02")
-def test_5_2_unapplied_hard_filter_is_reported(service: Probe) -> None:
+def test_5_2_unapplied_hard_filter_is_reported(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """If it cannot apply a hard filter, it MUST report that limitation in the response: a
     request with constraints the service says it did not apply (a warning naming them) lists
     them in unsupported_filters (bare or as constraints.NAME), or the request fails; a warning
-    alone does not suffice (AMB-12)."""
+    alone does not suffice (AMB-12). With ``--declare unknown-constraints-hard``, the constraints
+    no service can apply are judged unapplied whatever the response says."""
     judge_reporting(service, [{"query": "find an agent", "constraints": {k: "adck"}, "limit": 5}
-                              for k in ODD_CONSTRAINTS])
+                              for k in ODD_CONSTRAINTS], adck_declarations)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.adp._service_fixtures import Probe, reached
 from conformance.adp.test_5_2_service_hard_filters import judge_reporting
 from conformance.outcomes import clause, untestable, violation
@@ -75,8 +77,10 @@ def test_9_2_include_evidence_not_required(service: Probe) -> None:
 
 
 @clause("ADP-9.3-01")
-def test_9_3_unsupported_private_filter(service: Probe) -> None:
+def test_9_3_unsupported_private_filter(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """If the service treats unsupported_private_filter as a hard filter and cannot apply it,
     the service MUST either fail the request or include the filter name in unsupported_filters:
-    the 9.3 request, judged when the response shows the filter went unapplied (AMB-12)."""
-    judge_reporting(service, [QUERY_9_3])
+    the 9.3 request, judged when the response shows the filter went unapplied, or always when the
+    service is declared to treat unknown constraints as hard (``--declare
+    unknown-constraints-hard``, AMB-12)."""
+    judge_reporting(service, [QUERY_9_3], adck_declarations)

@@ -69,6 +69,8 @@ class Options:
     # -- search semantics
     #: The distance the server really ranks vectors by: "declared" or a fixed one ("cosine", "dot", "l2").
     score_distance: str = "declared"
+    #: Scale each query vector to unit length on receipt (19.4: a server MAY, documenting it).
+    normalize_queries: bool = False
     #: "best-first", "worst-first" or "interleaved" (the order results are listed in).
     order: str = "best-first"
     #: Results a page shares with the previous page (0: disjoint pages).
@@ -88,8 +90,13 @@ class Options:
     #: Accept a top_k of 0 (only 0) with the default.
     accept_zero_top_k: bool = False
     #: Above the maximum: "clamp" (as documented), "reject", "unclamped" (answers it whole while
-    #: meta.top_k says the maximum), "alternate" (clamps, then rejects the same request), "500".
+    #: meta.top_k says the maximum), "alternate" (clamps, then rejects the same request), "500",
+    #: "default" (answers the default number of results instead of the maximum).
     over_max: str = "clamp"
+    #: The default and maximum top_k the server enforces, where they differ from what its
+    #: discovery document's limits member documents (0: as documented).
+    default_top_k: int = 0
+    max_top_k: int = 0
     #: Status of a text query (200 supports them; 400/422 refuse them).
     text_status: int = 200
     #: Status of a vector query of the right length (200 supports them; 400/501 refuse them).
@@ -443,6 +450,8 @@ def search(site: Site, route: Route, request: Request) -> Response:
     """POST /search: a text or vector query (exactly one), top_k, cursor, return, collection."""
     options = Options.of(route)
     limits = _limits(site)
+    # what the server enforces, where a variant's differs from what its document says
+    limits = limits | {k: v for k, v in (("default_top_k", options.default_top_k), ("max_top_k", options.max_top_k)) if v}
     if request.method != "POST":
         response = error(options, 405, "invalid_request", "search with POST (15.1)")
         response.headers["Allow"] = "POST"
@@ -524,6 +533,8 @@ def search(site: Site, route: Route, request: Request) -> Response:
             return fail(500, "internal_error", "the server failed")
         if mode == "unclamped":
             reported_top_k = maximum
+        elif mode == "default":
+            top_k = limits["default_top_k"]
         else:
             top_k = maximum
     if options.ignore_top_k:
@@ -572,6 +583,9 @@ def search(site: Site, route: Route, request: Request) -> Response:
         if options.vector_status != 200:
             return fail(options.vector_status, "invalid_request", "vector queries are not supported")
         used = distance if options.score_distance == "declared" else options.score_distance
+        if options.normalize_queries:
+            norm = math.sqrt(sum(x * x for x in vector))
+            vector = [x / norm for x in vector] if norm else vector
         ranked = scores(vector, space, used, collection)
         key = ["vector", space, collection, hashlib.sha256(json.dumps(vector).encode()).hexdigest()[:16]]
     else:  # neither, accepted by a broken variant

@@ -3,6 +3,8 @@ above the maximum rejected or clamped."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.aidre._server_checks import fail_all, must_reject, search_reached
 from conformance.aidre._server_fixtures import Answer, Probe
 from conformance.outcomes import clause, untestable, violation
@@ -39,9 +41,12 @@ def test_18_1_top_k_is_the_maximum_number_of_results(server: Probe) -> None:
 
 
 @clause("AIDRE-18.1-02")
-def test_18_1_default_top_k_applied(server: Probe) -> None:
+def test_18_1_default_top_k_applied(server: Probe, adck_declarations: dict[str, Any]) -> None:
     """If top_k is omitted, the server MUST apply a documented default: a search without top_k
-    succeeds, and returns no more results than meta.top_k says when it says (AMB-15)."""
+    succeeds, and returns no more results than meta.top_k says when it says (AMB-15). With the
+    documented default declared (``--declare default-top-k=N``), it returns as many results as
+    the same search with top_k N, never more than N."""
+    default = adck_declarations.get(DEFAULT)
     bodies = [server.text_body("northwind settings", top_k=None), server.text_body("invoice tax", top_k=None)]
     if not server.search(server.text_body("northwind settings", top_k=3)).successful_search:
         untestable("a text search with top_k did not succeed either (see AIDRE-5.2-01)")
@@ -61,7 +66,17 @@ def test_18_1_default_top_k_applied(server: Probe) -> None:
         if said is not None and len(answer.results) > said:
             problems.append(f"a {kind} search without top_k returned {len(answer.results)} results while meta.top_k "
                             f"says {said}")
-    fail_all(problems, len(bodies), "searches without top_k got no default applied")
+        elif default is not None:
+            with_it = server.search(body | {"top_k": default})
+            search_reached(with_it, f"a {kind} search with top_k {default}")
+            if len(answer.results) > default:
+                problems.append(f"a {kind} search without top_k returned {len(answer.results)} results, more than the "
+                                f"declared default {default}")
+            elif with_it.successful_search and len(answer.results) != len(with_it.results):
+                problems.append(f"a {kind} search without top_k returned {len(answer.results)} results where top_k "
+                                f"{default}, the declared default, returns {len(with_it.results)}")
+    fail_all(problems, len(bodies), "searches without top_k got no default applied" if default is None else
+             f"searches without top_k did not apply the declared default {default} (default-top-k={default})")
 
 
 @clause("AIDRE-18.1-03")
@@ -82,12 +97,34 @@ def test_18_1_non_positive_top_k_rejected(server: Probe) -> None:
     fail_all(problems, len(bodies), "non-positive top_k values were not rejected")
 
 
+#: The declarations (profile.toml [declarations]) of 18.1's documented choices.
+MAX, ABOVE, DEFAULT = "max-top-k", "top-k-above-max", "default-top-k"
+#: The top_k the kit asks when no maximum is declared: above any plausible one.
+HUGE = 1_000_000
+
+
+def _error_object(answer: Answer) -> bool:
+    """Rejected with the draft's error: a 4xx and a JSON object whose error member is a string (17.1)."""
+    return answer.rejected and isinstance(answer.value.get("error"), str)
+
+
+def _kind(body: dict) -> str:
+    return "vector" if "query_vector" in body else "text"
+
+
 @clause("AIDRE-18.1-05")
-def test_18_1_top_k_above_maximum_rejected_or_clamped(server: Probe) -> None:
+def test_18_1_top_k_above_maximum_rejected_or_clamped(server: Probe, adck_declarations: dict[str, Any]) -> None:
     """If the client requests a top_k larger than the server maximum, the server MUST either
     reject the request with an error or clamp the value according to documented behavior:
     top_k 1,000,000 is refused with an error object, or answered with no more results than
-    meta.top_k (at most the request's) says, and the same way both times (AMB-15, AMB-20)."""
+    meta.top_k (at most the request's) says, and the same way both times (AMB-15, AMB-20).
+    With the documented choice declared (``--declare max-top-k=N``, ``top-k-above-max=reject|clamp``)
+    the kit judges it: a search at the maximum is answered; one above it (N + 1 and 1,000,000,
+    text and vector) is refused with an error object (reject), or answered with exactly the
+    results of top_k = N (clamp; at most N), as declared."""
+    if MAX in adck_declarations or ABOVE in adck_declarations:
+        _judge_declared(server, adck_declarations.get(MAX), adck_declarations.get(ABOVE))
+        return
     body = server.text_body("northwind", top_k=1_000_000)
     first, second = server.search(body), server.search(body, fresh="again")
     problems = []
@@ -104,3 +141,60 @@ def test_18_1_top_k_above_maximum_rejected_or_clamped(server: Probe) -> None:
                         f"{'clamped' if second.successful_search else 'rejected'} the other time")
     if problems:
         violation("; ".join(problems))
+
+
+def _judge_declared(server: Probe, maximum: int | None, mode: str | None) -> None:
+    """18.1-05 under the server's documented maximum and behaviour above it."""
+    __tracebackhide__ = True
+    shapes = [lambda n: server.text_body("northwind", top_k=n)]
+    spaces = server.usable_spaces()
+    if spaces and server.search(server.vector_body(spaces[0], seed=9, top_k=3)).successful_search:
+        shapes.append(lambda n: server.vector_body(spaces[0], seed=9, top_k=n))  # ranks the whole collection
+    above = sorted({maximum + 1, HUGE} if maximum is not None else {HUGE})
+    declared = ", ".join(x for x in (f"max-top-k={maximum}" if maximum is not None else "",
+                                     f"top-k-above-max={mode}" if mode else "") if x)
+    problems, judged = [], 0
+    for shape in shapes:
+        at = None
+        if maximum is not None:
+            at = server.search(shape(maximum))
+            search_reached(at, f"a {_kind(shape(maximum))} search with top_k {maximum}")
+            if not at.successful_search:
+                problems.append(f"a {_kind(shape(maximum))} search with top_k {maximum}, the declared maximum, was "
+                                f"answered {at.describe()}")
+                at = None
+        for n in above:
+            body = shape(n)
+            label = f"a {_kind(body)} search with top_k {n}"
+            first, second = server.search(body), server.search(body, fresh="again")
+            for answer in (first, second):
+                search_reached(answer, label)
+            judged += 1
+            if first.successful_search != second.successful_search:
+                problems.append(f"{label} was {'clamped' if first.successful_search else 'rejected'} once and "
+                                f"{'clamped' if second.successful_search else 'rejected'} the other time")
+                continue
+            answer = first
+            if not answer.successful_search:
+                if mode == "clamp":
+                    problems.append(f"{label} was answered {answer.describe()}, not clamped")
+                elif not _error_object(answer):
+                    problems.append(f"{label} was answered {answer.describe()}, not rejected with an error object")
+                continue
+            if mode == "reject":
+                problems.append(f"{label} was answered as a successful search with {len(answer.results)} results, "
+                                "not rejected")
+                continue
+            cap = maximum if maximum is not None else n
+            said = _meta_top_k(answer)
+            if len(answer.results) > cap:
+                problems.append(f"{label} returned {len(answer.results)} results, more than {cap}")
+            elif at is not None and len(answer.results) != len(at.results):
+                problems.append(f"{label} returned {len(answer.results)} results where top_k {maximum} returns "
+                                f"{len(at.results)}: not clamped to the maximum")
+            elif said is not None and said > cap:
+                problems.append(f"{label} says meta.top_k {said}, above {cap}")
+    if not judged:
+        untestable("no search above the maximum could be judged")
+    if problems:
+        violation(f"declared {declared}: " + "; ".join(problems[:4]))

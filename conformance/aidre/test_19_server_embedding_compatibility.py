@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from conformance.aidre._server_checks import fail_all, must_reject, search_reached, spaces_or_skip, vector_of
 from conformance.aidre._server_fixtures import Probe
@@ -84,12 +85,26 @@ def probe_queries(server: Probe, space: dict, kind: str, seed: int) -> list[list
     return queries
 
 
+#: The declaration (profile.toml [declarations]) of 19.4's documented normalisation on receipt.
+NORMALIZES = "normalizes-query-vectors"
+
+
+def unit(vector: list[float]) -> list[float]:
+    """``vector`` scaled to length 1 (as a server that normalises on receipt does, 19.4)."""
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector] if norm else list(vector)
+
+
 @clause("AIDRE-19.3-01")
-def test_19_3_vectors_evaluated_by_declared_distance(server: Probe, discovery: Document, adck_seed: int) -> None:
+def test_19_3_vectors_evaluated_by_declared_distance(server: Probe, discovery: Document, adck_seed: int,
+                                                      adck_declarations: dict[str, Any]) -> None:
     """The server MUST evaluate query vectors according to the distance function declared by
     the embedding space: in each answer that returns vectors, the results' scores are a
     monotone function of the declared distance between the query and each result's vector
-    (AMB-06: any direction, any order of results)."""
+    (AMB-06: any direction, any order of results). A server declared to normalise query
+    vectors on receipt (``--declare normalizes-query-vectors``, 19.4) is judged on the distance
+    from the query scaled to unit length, as it evaluates it."""
+    normalized = NORMALIZES in adck_declarations
     spaces = spaces_or_skip(server, discovery)
     problems, judged, unknown = [], 0, []
     for i, space in enumerate(spaces):
@@ -106,15 +121,16 @@ def test_19_3_vectors_evaluated_by_declared_distance(server: Probe, discovery: D
                 score = r.get("score") if isinstance(r, dict) else None
                 if v is None or len(v) != len(query) or not isinstance(score, (int, float)) or isinstance(score, bool):
                     continue
-                pairs.append((distance(kind, query, v), float(score)))
+                pairs.append((distance(kind, unit(query) if normalized else query, v), float(score)))
             if len(pairs) < 3:
                 continue
             judged += 1
             broken = monotone_breaks(pairs)
             if broken:
                 problems.append(f"in {space['id']!r} (distance {space['distance']}): scores are not a monotone "
-                                f"function of the declared {kind} between the query and the returned vectors: "
-                                + broken[0])
+                                f"function of the declared {kind} between the "
+                                f"{'query scaled to unit length (normalizes-query-vectors declared)' if normalized else 'query'}"
+                                " and the returned vectors: " + broken[0])
     if not judged:
         why = "; ".join(unknown) if unknown else "the server returned no vectors with scores when asked (return.vectors true)"
         untestable(f"{why}: the kit cannot compute the declared distance (AMB-06, AMB-16)")

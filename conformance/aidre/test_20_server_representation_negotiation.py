@@ -3,17 +3,25 @@ request fields (20.3)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from conformance.aidre._server_checks import fail_all, search_reached
 from conformance.aidre._server_fixtures import Probe
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
 
+#: The declaration (profile.toml [declarations]) of the behaviour 20.2 says is documented.
+DOCUMENTED = "unsupported-return-field"
+
+
 @clause("AIDRE-20.2-01")
-def test_20_2_unsupported_return_field_ignored_or_rejected(server: Probe) -> None:
+def test_20_2_unsupported_return_field_ignored_or_rejected(server: Probe, adck_declarations: dict[str, Any]) -> None:
     """If a client requests an unsupported return field, the server MUST either ignore the
     field, or reject the request with a machine-readable error: asked for a field no server
     defines, the answer is a successful search, or an error object whose error is a string;
-    the same way both times."""
+    the same way both times. With the documented choice declared (``--declare
+    unsupported-return-field=ignore|reject``), only that one passes."""
+    chosen = adck_declarations.get(DOCUMENTED)
     plain = server.search(server.text_body())
     if plain.status is None or not plain.successful_search:
         untestable(f"the same search without the return field was answered {plain.describe()} (see AIDRE-5.2-01)")
@@ -29,10 +37,16 @@ def test_20_2_unsupported_return_field_ignored_or_rejected(server: Probe) -> Non
             if not answer.successful_search and not rejected:
                 problems.append(f"return {{{field!r}: true}} was answered {answer.describe()}; expected a successful "
                                 "search, or a 4xx error object with an error value")
+            elif chosen == "ignore" and rejected:
+                problems.append(f"return {{{field!r}: true}} was rejected ({answer.describe()}), but the deployment "
+                                "is declared to ignore unsupported return fields")
+            elif chosen == "reject" and answer.successful_search:
+                problems.append(f"return {{{field!r}: true}} was answered as a successful search, but the deployment "
+                                "is declared to reject unsupported return fields")
         if first.successful_search != second.successful_search:
             problems.append(f"return {{{field!r}: true}} was ignored once and rejected once")
     if problems:
-        violation("; ".join(problems[:3]))
+        violation("; ".join(dict.fromkeys(problems[:3])) + (f" (declared {DOCUMENTED}={chosen})" if chosen else ""))
 
 
 @clause("AIDRE-20.3-02")

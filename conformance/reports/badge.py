@@ -6,6 +6,10 @@ of its own, the level met: ``D1 full``) and the day of the run::
 
     adck adp-00 | D1 full · service, document · 2026-11-23
 
+A run under declarations (``--declare``) names them, since the verdict holds under them only::
+
+    adck adp-00 | D2 full · service, document · declared: strict-validation · 2026-11-23
+
 ``badge.json`` is the same badge as a shields.io endpoint
 (https://shields.io/badges/endpoint-badge), for a badge served from where the report is
 published: ``https://img.shields.io/endpoint?url=<badge.json's URL>``.
@@ -22,6 +26,7 @@ import json
 import re
 
 from conformance.reports.model import Report
+from conformance.reports.verdict import declared
 
 #: shields.io's colour names, and their values for the SVG (anybadge has no "brightgreen", and
 #: its "lightgrey" is too light for white text).
@@ -75,6 +80,8 @@ def parts(report: Report) -> tuple[str, str, str]:
     roles = roles_checked(report)
     if roles:
         message.append(", ".join(roles))
+    if declared(report):  # the verdict was reached under these choices of the implementation
+        message.append(declared(report))
     day = report.started_at[:10]
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day):
         message.append(day)

@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 from conformance import catalog
 from conformance.reports import quotes
 from conformance.reports.model import Report, evidence_line
-from conformance.reports.verdict import draft_level_line, headline, readings, traffic
+from conformance.reports.verdict import declared, draft_level_line, headline, readings, traffic
 
 TEMPLATES = Path(__file__).with_name("templates")
 OUTCOMES = ("fail", "error", "untestable", "pass", "not-applicable")
@@ -203,6 +203,7 @@ def context(report: Report) -> dict[str, Any]:
         # the band's colour: a partial run's level is "partial" (model.summarize), never full
         "tone": s["level"],
         "traffic": traffic(report),
+        "declared": declared(report),
         "revision": revision(data["draft"]["id"]),
         "draft_url": section_url(data["draft"]["id"], ""),
         "when": _when(data["started_at"]),

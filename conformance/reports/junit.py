@@ -112,6 +112,8 @@ def to_junit(report: Report) -> str:
              ("fail_on", s.fail_on), ("exit_status", str(s.exit_status))]
     if report.baseline:
         pairs.append(("baseline_file", report.baseline["path"]))
+    for d in report.target.get("declarations") or ():  # the choices the verdict was reached under
+        pairs.append(("declared", f"{d.get('shown') or d.get('name')} (§{d.get('section', '')}, by {d.get('by', '--declare')})"))
     for k, v in pairs:
         ET.SubElement(props, "property", {"name": k, "value": v})
     counts = set(FAIL_ON[s.fail_on])

@@ -46,6 +46,10 @@ def to_markdown(report: Report, every_clause: bool = True) -> str:
         f"- {report.requests_sent} requests sent, seed {report.seed}, {report.duration_s:.1f} s, adck {report.kit['version']}",
         f"- replay the whole run: {_code(report.command)}",
     ]
+    for d in report.target.get("declarations") or ():  # the choices the verdict was reached under
+        quote = f'"{d.get("quote", "")}"'
+        lines.append(f"- declared: {_code(d.get('shown') or d.get('name', ''))} (by {_code(d.get('by', '--declare'))}; "
+                     f"§{d.get('section', '')}: {_code(quote)}; changes {', '.join(d.get('clauses', ()))})")
     if s.partial:
         lines.append("- **partial run**: the verdict speaks only of the clauses checked, never of the whole draft "
                      f"({'; '.join(s.partial_reasons)})")

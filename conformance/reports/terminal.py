@@ -23,7 +23,7 @@ from rich.text import Text
 from conformance.reports.model import Report, evidence_line
 from conformance.reports import quotes
 from conformance.reports.safe import text as safe
-from conformance.reports.verdict import cut, draft_level_line, headline, plural, readings, traffic
+from conformance.reports.verdict import cut, declared, draft_level_line, headline, plural, readings, traffic
 
 _OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
                   "untestable": "yellow", "not-applicable": "dim"}
@@ -115,8 +115,9 @@ def summary(report: Report) -> Iterator[Text]:
     s = report.summary
     roles = ", ".join(line(x) for x in report.roles)
     what = "role" if len(report.roles) == 1 else "roles"
+    said = f"; {line(declared(report))}" if declared(report) else ""
     yield Text(f"{line(report.draft['short'])} ({line(report.draft.get('id', ''))}) on "
-               f"{line(report.target.get('spec', ''))}; {what}: {roles}", "bold")
+               f"{line(report.target.get('spec', ''))}; {what}: {roles}{said}", "bold")
     for section, results in sections(report):
         bad = [r for r in results if r.outcome in ("fail", "error")]
         head = Text(f"§{line(section)}  ")

@@ -88,6 +88,13 @@ def readings(report: Report, result) -> list[dict]:
     return [by_id[a] for a in getattr(result, "applied_ambiguities", ()) if a in by_id]
 
 
+def declared(report: Report) -> str:
+    """The run's declarations in a few words (``declared: strict-validation, max-top-k=50``), or
+    "" without any: every rendering says what the verdict was reached under."""
+    found = [d.get("shown") or d.get("name", "") for d in report.target.get("declarations") or ()]
+    return f"declared: {', '.join(found)}" if found else ""
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``1 request``, ``2 requests``; ``many`` for irregular plurals (``0 DNS queries``)."""
     return f"{count} {noun if count == 1 else many or noun + 's'}"

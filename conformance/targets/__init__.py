@@ -89,6 +89,9 @@ class Target:
     notes: list[str] = field(default_factory=list)
     #: The kit may invoke the target's agents (built-in targets; live ones with ``--invoke``).
     invoke: bool = False
+    #: Declarations the target makes itself (``NAME[=VALUE]``, as ``--declare`` takes them): a
+    #: built-in variant's ``declare``, applied to every run of it.
+    declares: tuple[str, ...] = ()
     _on_close: Callable[[], None] | None = None
 
     def close(self) -> None:

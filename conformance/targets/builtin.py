@@ -74,6 +74,7 @@ class BuiltinTargets:
         except FileNotFoundError:
             raise TargetError(f"draft {options.draft!r} has no built-in reference {server_role}") from None
         description = f"built-in reference {server_role} of {options.draft}"
+        declares: tuple[str, ...] = ()
         if name:
             broken, conforming = load_mutants(options.draft), load_mutants(options.draft, "conforming")
             if name in broken:
@@ -84,6 +85,7 @@ class BuiltinTargets:
                 raise _unknown_variant(options.draft, name, None, len(broken) + len(conforming))
             site = mutate(site, variant)
             description = f"built-in {kind} variant {name!r} of {options.draft} ({variant.summary})"
+            declares = variant.declare
         origin = https.serve(site)
         http, notes = origin.http_config(options.limits), [f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"]
         close = origin.stop
@@ -98,6 +100,7 @@ class BuiltinTargets:
             origin=origin.origin,
             http=http,
             notes=notes,
+            declares=declares,
             _on_close=close,
         )
 

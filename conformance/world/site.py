@@ -188,6 +188,10 @@ class Mutant:
     site: dict = field(default_factory=dict)
     patch: tuple[dict, ...] = ()
     routes: tuple[dict, ...] = ()
+    #: What the variant declares of itself (``NAME[=VALUE]``, as ``adck run --declare`` takes
+    #: them: a choice its draft leaves to the implementation, [declarations] of the profile);
+    #: every run of ``builtin:NAME`` applies them, and its report says so.
+    declare: tuple[str, ...] = ()
     #: The variant requires the kit's test token (``site.auth``): the self-tests' variant matrix
     #: runs it with ``--header-env Authorization=ADCK_TEST_TOKEN`` (``tests/conftest.py``).
     credentials: bool = False
@@ -246,6 +250,7 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
             site=dict(m.get("site", {})),
             patch=tuple(m.get("patch", ())),
             routes=tuple(m.get("route", ())),
+            declare=tuple(m.get("declare", ())),
             credentials=bool(m.get("credentials", False)),
         )
         for name, m in raw.get(table, {}).items()
