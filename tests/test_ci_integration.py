@@ -242,7 +242,8 @@ def test_action_declares_its_inputs_and_uses_every_one():
     action = _action()
     text = (ROOT / "action.yml").read_text("utf-8")
     steps_text = yaml.safe_dump(action["runs"])
-    for name in ("draft", "target", "role", "formats", "report-dir", "level", "fail-on", "python-version"):
+    for name in ("draft", "target", "role", "formats", "report-dir", "level", "fail-on", "python-version",
+                 "declare", "header-env"):
         assert name in action["inputs"], name
     for name in action["inputs"]:
         assert re.search(r"\$\{\{[^}]*\binputs\." + re.escape(name) + r"\b", steps_text), f"input {name} unused"
@@ -327,6 +328,23 @@ def test_action_run_steps_execute_locally(tmp_path):
     failed = [r["clause"] for r in report["results"] if r["outcome"] == "fail"]
     assert failed and all(c in summary for c in failed)
     assert "aiendpoint" in summary and "non-conformant" in summary
+
+
+def test_action_passes_declarations_and_credentials_from_the_environment(tmp_path, monkeypatch):
+    """declare and header-env reach adck run; the token comes from the step's environment (a
+    secret), never an input, and no report holds it."""
+    from conformance.world.site import TEST_TOKEN
+
+    monkeypatch.setenv("SERVICE_TOKEN", f"Bearer {TEST_TOKEN}")
+    statuses, outputs, _ = _run_action({"draft": "aidre", "target": "builtin:token-required", "formats": "json",
+                                        "report-dir": "out", "header-env": "Authorization=SERVICE_TOKEN",
+                                        "declare": "max-top-k=100,top-k-above-max=reject"}, tmp_path)
+    text = (tmp_path / "out" / "report.json").read_text("utf-8")
+    report = json.loads(text)
+    assert TEST_TOKEN not in text and "--header-env Authorization=SERVICE_TOKEN" in report["command"]
+    assert outputs["adck"]["exit-code"] in ("0", "1") and report["summary"]["level"] != "partial", report["summary"]
+    assert not [r for r in report["results"] if "needs credentials" in r["message"]]
+    assert {d["name"] for d in report["target"]["declarations"]} >= {"max-top-k", "top-k-above-max"}
 
 
 def test_action_verdict_step_passes_a_conformant_run():
