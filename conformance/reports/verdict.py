@@ -49,28 +49,21 @@ def draft_level_line(report: Report) -> str:
     s = report.summary
     if s.level == "not-judged":
         return s.level  # no level either: the reason (s.not_judged) is the news
-    if s.level in ("full", "conformant") and s.draft_level:
-        head = f"{s.draft_level} {s.level}"
-    else:
-        head = s.level if not s.draft_level else f"{s.level} ({s.draft_level} met"
     missed = next((a for a in s.draft_levels if not a["met"]), None)
-    if missed is None:
-        return head if head.endswith(s.level) else head + ")"
-    parts = []
-    if not missed.get("offered", True):
-        parts = ["not offered"]
-    else:
-        if missed["must_failed"]:
-            parts.append(f"{len(missed['must_failed'])} MUST failed")
-        if missed["must_unverified"]:
-            parts.append(f"{len(missed['must_unverified'])} MUST unverified")
-        if not missed["checked"]:
-            parts = ["not checked"]
-    if parts == ["not offered"]:
-        what = f"{missed['level']} {missed.get('absent') or 'not offered'}"
-    else:
-        what = f"{missed['level']}: {', '.join(parts) or 'not met'}"
-    return f"{head}; {what})" if head.endswith(" met") else f"{head} ({what})"
+    what = None  # the first level not met, and why
+    if missed is not None:
+        if not missed.get("offered", True):
+            what = f"{missed['level']} {missed.get('absent') or 'not offered'}"
+        elif not missed["checked"]:
+            what = f"{missed['level']}: not checked"
+        else:
+            parts = [f"{len(missed[key])} MUST {word}" for key, word in
+                     (("must_failed", "failed"), ("must_unverified", "unverified")) if missed[key]]
+            what = f"{missed['level']}: {', '.join(parts) or 'not met'}"
+    if s.level in ("full", "conformant") and s.draft_level:
+        return f"{s.draft_level} {s.level}" + (f" ({what})" if what else "")
+    notes = ([f"{s.draft_level} met"] if s.draft_level else []) + ([what] if what else [])
+    return f"{s.level} ({'; '.join(notes)})" if notes else s.level
 
 
 def cut(value: str, limit: int) -> str:
