@@ -882,7 +882,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             today = _dt.datetime.fromtimestamp(state.started, _dt.UTC).date()
             waived, baseline_section = baseline.apply(state.baseline, results, today)
         levels = state.profile.server_draft_levels()
-        rows = set(state.profile.draft_levels_offered_by.values())
+        # the level rows a --clause selection ran beside it, unreported (a whole run reports them)
+        rows = set(state.profile.draft_levels_offered_by.values()) - state.selected if state.selected else set()
         witnessed = [r for r in model.build_results(state.profile, state.roles,
                                                     [o for o in outcomes if o.clause in rows], {}, None)
                      if r.clause in rows]
