@@ -114,13 +114,19 @@ TOKEN_ENV = "ADCK_TEST_TOKEN"
 def wants_token(draft: str, target: str) -> bool:
     """Is ``target`` a built-in variant that requires the kit's test token (``credentials = true``
     in its fixture file: its variant matrix runs it with the token)?"""
+    return token_origins(draft, target) is not None
+
+
+def token_origins(draft: str, target: str) -> tuple[str, ...] | None:
+    """The other origins the test token goes to for ``target`` (its ``header_origins``: the
+    self-tests pass them with ``--header-origin``), or None when it requires no token."""
     if not target.startswith("builtin:"):
-        return False
+        return None
     from conformance.world.site import load_mutants
 
     name = target.partition(":")[2]
     variant = load_mutants(draft).get(name) or load_mutants(draft, "conforming").get(name)
-    return bool(variant and variant.credentials)
+    return variant.header_origins if variant and variant.credentials else None
 
 
 @contextlib.contextmanager
@@ -150,6 +156,7 @@ def quiet_run(*args, credentials: bool | None = None, **kwargs) -> api.RunResult
     env = contextlib.nullcontext()
     if credentials and not kwargs.get("headers") and not kwargs.get("header_env"):
         kwargs["header_env"] = [f"Authorization={TOKEN_ENV}"]
+        kwargs.setdefault("header_origins", list((token_origins(args[0], args[1]) if len(args) >= 2 else None) or ()))
         env = token_in_env()
     with env, contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return api.run(*args, **kwargs)

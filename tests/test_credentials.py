@@ -235,6 +235,36 @@ def test_without_credentials_a_protected_service_is_partial_and_fails_nothing(dr
                for r in report.results if r.clause in needs)
     assert any("could not be checked without credentials" in why for why in report.summary.partial_reasons)
     assert not set(report.summary.must_unverified) & needs, "needing credentials is no failed prerequisite"
+    assert not _behind_needs(report), "a clause whose prerequisite needs credentials needs them too"
+
+
+def _behind_needs(report) -> list[tuple[str, str]]:
+    """Clauses untestable for a prerequisite that names (``see CLAUSE``) one that needs credentials."""
+    needs = _needs(report)
+    return [(r.clause, r.message) for r in report.results
+            if r.outcome == "untestable" and r.untestable_reason == "prerequisite"
+            and any(c in needs for c in re.findall(r"see ([A-Z]+-[\d.]+-\d+)", r.message))]
+
+
+#: The MCP server a WoA host names lives on another origin: the token goes there with --header-origin.
+MCP_ORIGIN = "https://mcp.adck.test"
+
+
+def test_a_protected_mcp_server_needs_the_token_sent_to_its_own_origin() -> None:
+    """Without credentials, and with credentials sent to the host's origin only, the MCP clauses
+    are "needs credentials" (the second naming the --header-origin that fixes it), never failed;
+    with the token sent there too the host is judged whole."""
+    without = quiet_run("woa", "builtin:mcp-token-required", seed=3, credentials=False)
+    assert failing(without.report) == set() and without.exit_code == 1
+    assert {"WOA-4.3.2-01", "WOA-4.1-26"} <= _needs(without.report)
+    assert not _behind_needs(without.report)
+    with token_in_env():
+        host_only = quiet_run("woa", "builtin:mcp-token-required", seed=3, header_env=[f"Authorization={TOKEN_ENV}"])
+    assert failing(host_only.report) == set()
+    assert f"add --header-origin {MCP_ORIGIN}" in outcomes_message(host_only.report, "WOA-4.3.2-01")
+    whole = quiet_run("woa", "builtin:mcp-token-required", seed=3)  # the variant's header_origins
+    assert whole.exit_code == 0 and whole.report.summary.level == "full" and not _needs(whole.report)
+    assert f"--header-origin {MCP_ORIGIN}" in whole.report.command
 
 
 @pytest.mark.parametrize("draft", DRAFTS)

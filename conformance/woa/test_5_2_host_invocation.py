@@ -66,6 +66,9 @@ def test_5_2_host_explains_mismatch_in_problem_json(invocations: Invocations) ->
     calls = invocations.judge([c for c in invocations.mismatches() if c.final is not None and c.final.status == 400])
     if not calls:
         invocations.whole("mismatches")
+        # the answers seen are the evidence: a 401 to a call sent without credentials makes
+        # this clause "needs credentials", as it does WOA-5.2-04 (conformance.credentials)
+        invocations.judge(invocations.mismatches())
         untestable("no mismatched envelope got 400 (see WOA-5.2-04)")
 
     def check(call: Call) -> None:

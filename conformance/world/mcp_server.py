@@ -74,6 +74,12 @@ class McpOptions:
     is_error: bool = False
     #: Seconds a tools/call takes before it answers.
     call_delay: float = 0.0
+    #: Every request must carry ``Authorization: Bearer <conformance.world.site.TEST_TOKEN>``;
+    #: without it the server answers 401 with ``WWW-Authenticate: Bearer`` (the MCP
+    #: specification's authorization: a protected server's resource metadata is not modelled).
+    auth: bool = False
+    #: With ``auth``, the right token is refused too (a broken variant: 401 whatever is sent).
+    auth_refuse_all: bool = False
 
     @classmethod
     def of(cls, settings: dict) -> "McpOptions":
@@ -207,6 +213,26 @@ def app_for(document: Any, options: McpOptions):
         streamable_http_path=options.path, json_response=options.json_response, transport_security=security)
 
 
+def _authorized(scope: dict, options: McpOptions) -> bool:
+    from conformance.world.site import TEST_TOKEN
+
+    given = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
+    scheme, _, token = given.partition(" ")
+    return scheme.lower() == "bearer" and token.strip() == TEST_TOKEN and not options.auth_refuse_all
+
+
+async def _unauthorized(scope: dict, send: Any, options: McpOptions) -> None:
+    """401 with a Bearer challenge and a JSON-RPC error body (what MCP servers answer)."""
+    given = any(k == b"authorization" for k, _ in scope.get("headers") or [])
+    body = json.dumps({"jsonrpc": "2.0", "id": None,
+                       "error": {"code": -32001, "message": "Unauthorized: this server needs a bearer token"}}).encode()
+    challenge = f'Bearer realm="{options.hostname}"' + (', error="invalid_token"' if given else "")
+    await send({"type": "http.response.start", "status": 401,
+                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode()),
+                            (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+    await send({"type": "http.response.body", "body": body})
+
+
 @dataclass
 class McpOrigin:
     """A running MCP server: how to reach it, and what it was asked."""
@@ -259,6 +285,9 @@ def serve(document: Any, settings: dict) -> McpOrigin:
     async def app(scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             origin.received.append(f"{scope['method']} {scope['path']}")
+            if options.auth and not _authorized(scope, options):
+                await _unauthorized(scope, send, options)
+                return
         await inner(scope, receive, send)
 
     folder = Path(tempfile.mkdtemp(prefix="adck-mcp-"))

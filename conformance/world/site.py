@@ -195,6 +195,9 @@ class Mutant:
     #: The variant requires the kit's test token (``site.auth``): the self-tests' variant matrix
     #: runs it with ``--header-env Authorization=ADCK_TEST_TOKEN`` (``tests/conftest.py``).
     credentials: bool = False
+    #: Other origins the token goes to (``--header-origin``, e.g. the MCP server a host's document
+    #: names on another origin); the self-tests add them to a run of the variant.
+    header_origins: tuple[str, ...] = ()
 
 
 def _route(entry: dict) -> Route:
@@ -252,6 +255,7 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
             routes=tuple(m.get("route", ())),
             declare=tuple(m.get("declare", ())),
             credentials=bool(m.get("credentials", False)),
+            header_origins=tuple(m.get("header_origins", ())),
         )
         for name, m in raw.get(table, {}).items()
     }
