@@ -89,6 +89,20 @@ def not_judged(reason: str) -> NoReturn:
     raise NotJudged(reason)
 
 
+#: Begins the message of a clause that saw what a choice the draft leaves to the target looks
+#: like (a local policy, a documented behaviour: [declarations] of a profile) while the run did not
+#: declare it: the kit cannot see the choice, so it could not judge (``untestable_reason =
+#: undeclared``); never failed, never passed.
+UNDECLARED = "undeclared choice: "
+
+
+def undeclared_choice(reason: str) -> NoReturn:
+    """*untestable*: the target did what the draft allows only under a choice the kit cannot see
+    (``reason`` says what was seen, and names the ``--declare`` that states the choice)."""
+    __tracebackhide__ = True
+    raise Untestable(msg=f"untestable: {UNDECLARED}{reason}", pytrace=False)
+
+
 #: Begins the message of a clause the world the user chose for the run cannot show (``--world
 #: respx`` has no TLS): the run was narrowed, as by ``--clause``; nothing is said of the target.
 NARROWED = "not checkable in the world this run chose: "

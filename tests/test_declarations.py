@@ -183,28 +183,38 @@ def test_run_help_lists_each_drafts_declarations(capsys) -> None:
 
 # -- 4. a declared choice changes what its clause accepts, never passes it ------------------------
 
-@pytest.mark.parametrize(("draft", "name", "clause", "undeclared"), [
-    # a well-formed refusal is what a strict local policy looks like: undeclared, the kit cannot
-    # see that policy, so it could not judge (never a failure); declared, it is required
-    ("adp", "strict-validation", "ADP-4.7-01", "untestable"),
-    ("adp", "stale-results-by-policy", "ADP-4.9-03", "fail"),
-    ("aidre", "normalizes-query-vectors", "AIDRE-19.3-01", "fail"),
+@pytest.mark.parametrize(("draft", "name", "clause", "declaration", "undeclared"), [
+    # what a local policy looks like (a well-formed refusal of unknown members, a stale result
+    # shown expired): undeclared, the kit cannot see that policy, so it could not judge (an
+    # undeclared choice, never a failure, never a pass); declared, it is judged so
+    ("adp", "strict-validation", "ADP-4.7-01", "strict-validation", "undeclared"),
+    ("adp", "strict-validation", "ADP-4.7-02", "strict-validation", "undeclared"),
+    ("adp", "stale-results-by-policy", "ADP-4.9-03", "stale-results-allowed", "undeclared"),
+    # what another sentence allows anyway (19.4: a server MAY normalise on receipt): undeclared,
+    # either reading passes; declared, only the documented one (the reference fails it declared)
+    ("aidre", "normalizes-query-vectors", "AIDRE-19.3-01", "normalizes-query-vectors", "pass"),
 ])
-def test_a_variant_that_makes_a_choice_passes_with_its_declaration_and_not_without(
-        draft: str, name: str, clause: str, undeclared: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the draft's default (the kit's reading without a declaration) does not allow the
-    choice, the conforming variant that makes it passes the clause declared, and undeclared it
-    does not pass."""
+def test_a_variant_that_makes_a_choice_passes_with_its_declaration_and_is_never_failed_without(
+        draft: str, name: str, clause: str, declaration: str, undeclared: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conforming variant that makes a choice the draft allows passes the clause declared;
+    undeclared it is never failed: an undeclared choice the kit cannot see (untestable, naming
+    the declaration), or a pass where another sentence allows the choice without one."""
     declared = quiet_run(draft, f"builtin:{name}", clauses=[clause]).report
     assert [(r.clause, r.outcome) for r in declared.results] == [(clause, "pass")], declared.results
     real = builtin.load_mutants
     monkeypatch.setattr(builtin, "load_mutants",
                         lambda *a, **k: {n: replace(m, declare=()) for n, m in real(*a, **k).items()})
-    bare = quiet_run(draft, f"builtin:{name}", clauses=[clause]).report
-    assert [(r.clause, r.outcome) for r in bare.results] == [(clause, undeclared)], bare.results
-    if undeclared == "untestable":
-        assert f"--declare {name}" in bare.results[0].message
-    assert bare.target["declarations"] == []
+    bare = quiet_run(draft, f"builtin:{name}", clauses=[clause])
+    report = bare.report
+    if undeclared == "undeclared":
+        [result] = report.results
+        assert (result.clause, result.outcome, result.untestable_reason) == (clause, "untestable", "undeclared"), result
+        assert result.message.startswith("undeclared choice: ") and f"--declare {declaration}" in result.message
+        assert report.summary.level == "partial" and bare.exit_code == 1, report.summary
+        assert any(clause in why and "--declare" in why for why in report.summary.partial_reasons)
+    else:
+        assert [(r.clause, r.outcome) for r in report.results] == [(clause, undeclared)], report.results
+    assert report.target["declarations"] == []
 
 
 def test_a_declaration_lets_the_kit_catch_what_it_cannot_see_undeclared(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -266,7 +276,7 @@ def test_every_format_names_the_declarations_and_replays_carry_them(tmp_path: Pa
     reports = tmp_path / "r"
     argv = ["run", "aidre", "--target", "builtin:declared-reject-but-clamps", "--declare", "default-top-k=5",
             "--clause", "AIDRE-18.1-05", "--clause", "AIDRE-18.1-02", "--seed", "7",
-            "--format", "json,junit,md,html,badge,shields", "--report-dir", str(reports)]
+            "--format", "json,junit,md,html,badge,shields,sarif", "--report-dir", str(reports)]
     assert cli.main(argv) == 1
     first = capsys.readouterr().out.splitlines()[0]
     words = "declared: max-top-k=50, top-k-above-max=reject, default-top-k=5"
@@ -288,6 +298,13 @@ def test_every_format_names_the_declarations_and_replays_carry_them(tmp_path: Pa
     assert '<property name="declared" value="default-top-k=5 (§18.1, by --declare)" />' in junit
     assert words in json.loads((reports / "badge.json").read_text("utf-8"))["message"]
     assert words in (reports / "badge.svg").read_text("utf-8")
+    sarif = json.loads((reports / "report.sarif").read_text("utf-8"))
+    assert sarif["runs"][0]["properties"]["verdicts"][0]["declared"] == [
+        "max-top-k=50", "top-k-above-max=reject", "default-top-k=5"]
+    # adck compare's matrix says what each column's verdict was reached under
+    assert cli.main(["compare", str(reports / "report.json"), "-o", str(tmp_path / "cmp")]) == 0
+    for name in ("index.md", "matrix.html"):
+        assert words in (tmp_path / "cmp" / name).read_text("utf-8"), name
     # the replay, run as printed, reproduces the failure under the same declarations
     argv = shlex.split(failed["replay"])
     assert argv[:2] == ["adck", "run"]

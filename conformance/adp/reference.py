@@ -117,9 +117,10 @@ class Options:
     #: The response's warning when a candidate was redacted: "warning", "none", "empty" (warnings: []).
     redaction_warning: str = "warning"
     #: Unknown top-level request members: "ignore" or "reject"; unknown client_context members too.
-    #: How a refusal of unknown top-level members looks (a strictly validating service, 4.7):
-    #: "error" (400 invalid_request, the error object of 8), "500" (a server error), "text" (a
-    #: 400 with a plain-text body), "200" (a 200 carrying the error object).
+    #: How a refusal of unknown members looks (a strictly validating service, 4.7: top level,
+    #: client_context, and registered metadata's): "error" (400 invalid_request, the error
+    #: object of 8), "500" (a server error), "text" (a 400 with a plain-text body), "200" (a 200
+    #: carrying the error object).
     unknown_request: str = "ignore"
     unknown_refusal: str = "error"
     unknown_context: str = "ignore"
@@ -505,14 +506,8 @@ def discover(site: Site, route: Route, request: Request) -> Response:
     except (ValueError, UnicodeDecodeError) as exc:
         return invalid(options, f"the body is not JSON: {exc}")
     why = _validate(body, options)
-    if why and why.startswith("unknown members") and options.unknown_refusal != "error":
-        if options.unknown_refusal == "500":
-            return error(options, 500, "internal_error", "the service failed")
-        if options.unknown_refusal == "text":
-            return error(replace(options, error_body="text"), options.invalid_status, options.invalid_code, why)
-        return error(options, 200, options.invalid_code, why)  # "200"
     if why:
-        return invalid(options, why)
+        return _refusal(options, why)
     moment = now()
     current = state(site, request)
     client = json.dumps(body.get("client_context", {}), sort_keys=True)
@@ -666,6 +661,22 @@ def _registration_error(body: Any, agent_id: str, options: Options) -> str | Non
     return None
 
 
+def _refusal(options: Options, why: str) -> Response:
+    """The refusal of an invalid request or registration; one of unknown members (a strictly
+    validating service, 4.7) looks as ``unknown_refusal`` says."""
+    if why.startswith(_UNKNOWN) and options.unknown_refusal != "error":
+        if options.unknown_refusal == "500":
+            return error(options, 500, "internal_error", "the service failed")
+        if options.unknown_refusal == "text":
+            return error(replace(options, error_body="text"), options.invalid_status, options.invalid_code, why)
+        return error(options, 200, options.invalid_code, why)  # "200"
+    return invalid(options, why)
+
+
+#: How the validators' reasons for unknown members begin (top level, client_context, a binding).
+_UNKNOWN = ("unknown members", "unknown client_context members")
+
+
 def agent(site: Site, route: Route, request: Request) -> Response:
     """GET (metadata) and PUT (registration) of /agents/{id}."""
     options = Options.of_site(site)
@@ -699,7 +710,7 @@ def agent(site: Site, route: Route, request: Request) -> Response:
         return invalid(options, f"the body is not JSON: {exc}")
     why = _registration_error(body, agent_id, options)
     if why:
-        return invalid(options, why)
+        return _refusal(options, why)
     moment = stamp(now())
     with current.lock:
         same = [e for e in current.entries if e.record.get("id") == agent_id]

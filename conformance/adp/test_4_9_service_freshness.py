@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from conformance.adp._service_fixtures import Probe, parse_time, reached, response_or_untestable
+from conformance.adp._service_fixtures import CATALOG, Probe, parse_time, reached, response_or_untestable
 from conformance.adp.test_7_7_service_updates import stale_case
-from conformance.outcomes import clause, untestable, violation
+from conformance.outcomes import clause, undeclared_choice, untestable, violation
 
 
 @clause("ADP-4.9-02")
@@ -52,25 +52,53 @@ def test_4_9_updated_at_rejects_stale_metadata(service: Probe) -> None:
 STALE_ALLOWED = "stale-results-allowed"
 
 
+def _passed(value: Any, now: datetime) -> bool:
+    """Is ``value`` an RFC 3339 time at or before ``now`` (AMB-13)?"""
+    until = parse_time(value)
+    return until is not None and until <= now
+
+
 @clause("ADP-4.9-03")
 def test_4_9_expired_records_not_returned(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """If expires_at is present, discovery services SHOULD stop returning the record after that
-    time unless local policy explicitly allows stale results: no candidate of the full catalogue
-    has an expires_at in the past unless a warning names it; and when the target declares
-    registration, an agent registered with an expires_at in the past is not returned by a request
-    that returns its unexpired twin (AMB-13). Declared (``--declare stale-results-allowed``,
-    AMB-25), an expired record may be returned when the response shows it: the candidate's own
-    expires_at, in the past, or a warning naming it; one presented as unexpired fails."""
+    time unless local policy explicitly allows stale results. The expired records the kit knows
+    (candidates of the full catalogue whose expires_at has passed; when the target declares
+    registration, an agent it registered with an expires_at in the past, beside an unexpired
+    twin) are looked for in the answers: the catalogue at detail full and at detail summary, and
+    a request for the twins.
+
+    A record returned *without* showing it expired (no expires_at, or one in the future, and no
+    warning naming it) fails, whatever the policy: it is neither stopped nor shown stale (AMB-13,
+    AMB-25). A record returned *shown* expired (its own expires_at, in the past, or a warning
+    naming it) is what a local policy that allows stale results looks like: declared
+    (``--declare stale-results-allowed``) it passes; undeclared the kit cannot see that policy,
+    so it could not judge (untestable, naming the declaration), never failed."""
     allowed = STALE_ALLOWED in adck_declarations
     now = datetime.now(timezone.utc)
     catalog = service.catalog()
     response_or_untestable(catalog, "the catalogue request")
-    problems = []
-    warnings = " ".join(w for w in catalog.list_member("warnings") if isinstance(w, str))
-    for c in catalog.candidates:
-        until = parse_time(c.get("expires_at"))
-        if until is not None and until <= now and str(c.get("id")) not in warnings and not allowed:
-            problems.append(f"candidate {c.get('id')!r} expired at {c.get('expires_at')} and is still returned")
+    expired = {str(c.get("id")): c.get("expires_at") for c in catalog.candidates if _passed(c.get("expires_at"), now)}
+    unmarked: list[str] = []  # returned as if unexpired: a failure under any policy
+    shown: list[str] = []  # returned, shown expired: what a policy allowing stale results does
+
+    def look(answer: Any, known: dict[str, Any], where: str) -> None:
+        said = " ".join(w for w in answer.list_member("warnings") if isinstance(w, str))
+        for c in answer.candidates:
+            cid = str(c.get("id"))
+            if cid not in known:
+                continue
+            if cid in said or _passed(c.get("expires_at"), now):
+                shown.append(f"{where} returns {cid!r} (expired at {known[cid]}), shown expired")
+            else:
+                seen = "no expires_at" if c.get("expires_at") is None else f"expires_at {c.get('expires_at')!r}"
+                unmarked.append(f"{where} returns {cid!r}, which expired at {known[cid]}, with {seen} and no warning "
+                                "naming it: a stale result presented as unexpired")
+
+    look(catalog, expired, "the catalogue request (detail full)")
+    if expired:  # the same records at a detail that need not carry expires_at
+        summary = service.discover(CATALOG | {"detail": "summary"})
+        if summary.is_response:
+            look(summary, expired, "the catalogue request at detail summary")
     if service.registration_declared():
         tag = f"adck-{service.token}-expiry"
         dead = service.kit_metadata("expired", tags=[tag], expires_at="2020-01-01T00:00:00Z")
@@ -81,19 +109,13 @@ def test_4_9_expired_records_not_returned(service: Probe, adck_declarations: dic
         response_or_untestable(answer, "a request for the twins")
         if live["id"] not in answer.ids:
             untestable(f"the unexpired twin {live['id']} is not returned either: {answer.ids}")
-        said = " ".join(w for w in answer.list_member("warnings") if isinstance(w, str))
-        if dead["id"] in answer.ids and dead["id"] not in said:
-            if not allowed:
-                problems.append(f"the agent registered with expires_at 2020-01-01 is returned: {answer.ids}")
-            else:  # stale results allowed: returned, but shown as expired
-                shown = next(c for c in answer.candidates if c.get("id") == dead["id"]).get("expires_at")
-                until = parse_time(shown)
-                if shown is None:
-                    problems.append("the agent registered with expires_at 2020-01-01 is returned with no expires_at and "
-                                    "no warning naming it: nothing shows the stale result as stale")
-                elif until is None or until > now:
-                    problems.append(f"the agent registered with expires_at 2020-01-01 is returned with expires_at "
-                                    f"{shown!r}: a stale result presented as unexpired")
-    if problems:
-        violation("; ".join(problems[:4]) + (" (stale results allowed by the declared local policy)" if allowed else ""),
-                  readings=("AMB-25",) if allowed else ())
+        look(answer, {dead["id"]: "2020-01-01T00:00:00Z"}, "a request for the twins")
+    if unmarked:
+        violation("; ".join(unmarked[:4]) + (" (stale results allowed by the declared local policy)" if allowed else ""),
+                  readings=("AMB-25",) if allowed else ("AMB-13",))
+    if shown and not allowed:
+        # the sentence allows stale results where local policy explicitly allows them, and the
+        # kit cannot see that policy: what it saw is a choice the target may state, never a failure
+        undeclared_choice(f"{shown[0]}: the draft allows that only where local policy explicitly allows stale results, "
+                   f"which the kit cannot see; --declare {STALE_ALLOWED} states it (then every stale "
+                          "result must be shown expired), else the service should stop returning expired records")

@@ -7,7 +7,7 @@ from typing import Any
 
 from conformance.adp._service_fixtures import NOT_JSON, STATUS_OF, Answer, Probe, reached, response_or_untestable
 from conformance.adp.test_3_3_service_conformance_levels import KNOWN
-from conformance.outcomes import clause, not_applicable, untestable, violation
+from conformance.outcomes import clause, not_applicable, undeclared_choice, untestable, violation
 
 #: A request, and the same with unknown top-level members (4.7).
 PLAIN = {"query": "translate a contract", "limit": 10}
@@ -253,28 +253,42 @@ def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations:
     if refusals:
         # the sentence allows a refusal where local policy requires strict validation, and the
         # kit cannot see that policy: what it saw is a choice the target may state, never a failure
-        untestable(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy requires "
-                   f"strict validation, which the kit cannot see; --declare {STRICT} states it (then such "
-                   "requests must be refused), else the service must ignore the members")
+        undeclared_choice(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy "
+                          f"requires strict validation, which the kit cannot see; --declare {STRICT} states it (then "
+                          "such requests must be refused), else the service must ignore the members")
 
 
 @clause("ADP-4.7-02")
 def test_4_7_unknown_nested_fields_ignored(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """Unknown fields in nested objects SHOULD also be ignored: a request with an unknown member
     inside client_context is answered as the same request without it; when registration is
-    declared, metadata with an unknown member inside a binding is accepted. Declared strict
-    (``--declare strict-validation``: "also" carries 4.7's exception), each may instead be refused,
-    with a well-formed error object (AMB-11)."""
+    declared, metadata with an unknown member inside a binding is accepted. "Also" carries 4.7's
+    exception: where local policy requires strict validation each may instead be refused with a
+    well-formed error object (AMB-11). Declared strict (``--declare strict-validation``) such a
+    refusal passes; undeclared the kit cannot see that policy, so it could not judge (an
+    undeclared choice, never failed). Any other answer (a 5xx, an error without an error object,
+    other candidates) fails either way."""
     strict = STRICT in adck_declarations
     if not service.discovers() and not service.registration_declared():
         untestable("the service answers no Discovery Request and takes no registration (see ADP-3.3-02)")
-    problems = [p for p in [_same_ids(service, UNKNOWN_NESTED, "a request with an unknown client_context member")] if p] \
-        if service.discovers() else []
-    if strict and problems:  # answered as without the member, or refused by a well-formed error object
-        other = service.discover(UNKNOWN_NESTED)
-        if not other.ok:
-            why = strict_rejection(other, "a request with an unknown client_context member")
-            problems = [why] if why else []
+    problems: list[str] = []
+    refusals: list[str] = []  # undeclared, well-formed refusals: allowed under a local policy the kit cannot see
+
+    def refused(answer: Answer, label: str, why: str) -> None:
+        if answer.ok:
+            problems.append(why)
+            return
+        malformed = strict_rejection(answer, label)
+        if malformed:
+            problems.append(malformed)
+        elif not strict:
+            refusals.append(f"{label} was refused {answer.status}")
+
+    if service.discovers():
+        label = "a request with an unknown client_context member"
+        why = _same_ids(service, UNKNOWN_NESTED, label)
+        if why:
+            refused(service.discover(UNKNOWN_NESTED), label, why)
     if service.registration_declared():
         metadata = service.kit_metadata("unknown-nested", bindings=[
             {"protocol": "https", "endpoint": f"https://agents.adck.test/probe/{service.token}/nested",
@@ -283,8 +297,11 @@ def test_4_7_unknown_nested_fields_ignored(service: Probe, adck_declarations: di
         reached(put, "registering metadata with an unknown binding member")
         label = "metadata with an unknown member inside a binding"
         if not put.ok:
-            why = strict_rejection(put, label) if strict else f"{label} was answered {put.describe()}"
-            if why:
-                problems.append(why)
+            refused(put, label, f"{label} was answered {put.describe()}")
     if problems:
-        violation("; ".join(problems))
+        violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
+                  readings=("AMB-11",) if strict else ())
+    if refusals:
+        undeclared_choice(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy "
+                          f"requires strict validation, which the kit cannot see; --declare {STRICT} states it, "
+                          "else the service should ignore the members")

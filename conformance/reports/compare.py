@@ -44,6 +44,14 @@ class Column:
     level: str
     partial: bool
     source: str
+    #: The choices the verdict was reached under (``--declare``: ``strict-validation``, ``max-top-k=50``).
+    declared: list[str] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> str:
+        """The verdict as the matrix shows it: level, partial-ness, and what was declared."""
+        out = self.level + (" (partial)" if self.partial and self.level != "partial" else "")
+        return out + (f"; declared: {', '.join(self.declared)}" if self.declared else "")
 
 
 @dataclass
@@ -103,7 +111,9 @@ def build(reports: list[dict[str, Any]], sources: list[str] | None = None) -> Ma
             label += f" #{seen[label]}"
         s = rep["summary"]
         columns.append(Column(label=label, spec=str(rep["target"].get("spec", "")), draft=rep["draft"]["short"],
-                              roles=roles, level=str(s.get("level", "")), partial=bool(s.get("partial")), source=src))
+                              roles=roles, level=str(s.get("level", "")), partial=bool(s.get("partial")), source=src,
+                              declared=[str(d.get("shown") or d.get("name", "")) for d in rep["target"].get("declarations") or ()
+                                        if isinstance(d, dict)]))
     rows: dict[tuple[str, str], Row] = {}
     ambiguities: dict[str, dict[str, str]] = {}
     for i, rep in enumerate(reports):
@@ -145,9 +155,8 @@ def to_markdown(m: Matrix) -> str:
               "the kit judged the clause by its reading of an ambiguity of the draft (`adck ambiguities DRAFT`)."), "",
              "| # | implementation | target | draft | roles | verdict | report |", "|---|---|---|---|---|---|---|"]
     for n, c in enumerate(m.columns, 1):
-        verdict = c.level + (" (partial)" if c.partial and c.level != "partial" else "")
         lines.append(f"| {n} | {_code(c.label, table=True)} | {_code(c.spec, table=True)} | {c.draft} | "
-                     f"{', '.join(c.roles)} | {verdict} | {_code(c.source, table=True)} |")
+                     f"{', '.join(c.roles)} | {_code(c.verdict, table=True)} | {_code(c.source, table=True)} |")
     disagree = [r for r in m.rows if r.disagree]
     nobody = [r for r in m.rows if r.nobody_passes]
     lines += ["", f"## Where implementations disagree ({len(disagree)})", ""]
@@ -211,9 +220,8 @@ def to_html(m: Matrix) -> str:
          ('<table><thead><tr><th>#</th><th>implementation</th><th>target</th><th>draft</th><th>verdict</th>'
           "<th>report</th></tr></thead><tbody>")]
     for n, c in enumerate(m.columns, 1):
-        verdict = c.level + (" (partial)" if c.partial and c.level != "partial" else "")
         h.append(f"<tr><td>{n}</td><td>{_e(c.label)}</td><td><code>{_e(c.spec)}</code></td><td>{_e(c.draft)}</td>"
-                 f"<td>{_e(verdict)}</td><td><code>{_e(c.source)}</code></td></tr>")
+                 f"<td>{_e(c.verdict)}</td><td><code>{_e(c.source)}</code></td></tr>")
     h.append("</tbody></table>")
     nobody = [r for r in m.rows if r.nobody_passes]
     h.append(f'<h2 id="nobody">Clauses nobody passes ({len(nobody)})</h2><ul>')

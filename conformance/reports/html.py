@@ -111,8 +111,8 @@ def _pretty(value: Any) -> str:
 
 def _outcome_label(r: dict) -> str:
     if r["outcome"] == "untestable":
-        return {"not-observable": "not observable", "credentials": "needs credentials"}.get(r["untestable_reason"],
-                                                                                            "unverified")
+        return {"not-observable": "not observable", "credentials": "needs credentials",
+                "undeclared": "undeclared choice"}.get(r["untestable_reason"], "unverified")
     return r["outcome"]
 
 

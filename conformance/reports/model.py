@@ -18,7 +18,7 @@ from conformance import redact
 from conformance.catalog import Clause, Profile
 from conformance.fetch import Exchange
 from conformance.credentials import NEEDS as NEEDS_CREDENTIALS
-from conformance.outcomes import NARROWED
+from conformance.outcomes import NARROWED, UNDECLARED
 
 #: Characters of a body from another origin than the target's that a report shows.
 CROSS_ORIGIN_EXCERPT = 160
@@ -206,9 +206,13 @@ def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
 def untestable_reason(message: str) -> str:
     """Why a clause the run could not check is untestable, from its message: ``narrowed`` (the
     run's world cannot show it), ``credentials`` (the service wanted credentials the run did
-    not have: ``conformance.credentials``) or ``prerequisite`` (something it depends on failed)."""
+    not have: ``conformance.credentials``), ``undeclared`` (the target made a choice the draft
+    leaves to it, which the run did not declare: ``conformance.outcomes.undeclared_choice``) or
+    ``prerequisite`` (something it depends on failed)."""
     if message.startswith(NARROWED):
         return "narrowed"
+    if message.startswith(UNDECLARED):
+        return "undeclared"
     if message.startswith(NEEDS_CREDENTIALS):
         return "credentials"
     return "prerequisite"
@@ -432,6 +436,12 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         reasons.append(f"{len(locked)} clause{'s' if len(locked) != 1 else ''} could not be checked without "
                        f"credentials ({', '.join(locked[:5])}{', …' if len(locked) > 5 else ''}): the service "
                        "answered 401 or 403 to requests sent without any; give them with -H or --header-env")
+    # what the draft allows only under a choice the run did not declare: unchecked, never failed
+    undeclared = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "undeclared"]
+    if undeclared:
+        reasons.append(f"{len(undeclared)} clause{'s' if len(undeclared) != 1 else ''} saw a choice the draft leaves to "
+                       f"the target, not declared for this run ({', '.join(undeclared[:5])}"
+                       f"{', …' if len(undeclared) > 5 else ''}): state it with --declare (adck targets lists them)")
     if partial and not reasons:
         reasons.append("the run was narrowed")
     if not completed:
@@ -455,7 +465,7 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         # no MUST failed, yet some could not be checked (the kit's limits, an error of the kit):
         # no verdict either way, and never a pass
         unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()
-                     and r.untestable_reason != "credentials"]  # those are said above
+                     and r.untestable_reason not in ("credentials", "undeclared")]  # those are said above
         if unchecked:
             reasons.append(f"{len(unchecked)} MUST clause{'s' if len(unchecked) != 1 else ''} could not be "
                            f"checked and none failed ({', '.join(unchecked[:5])}{', …' if len(unchecked) > 5 else ''})")

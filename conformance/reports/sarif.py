@@ -294,7 +294,10 @@ def to_sarif_many(reports: list[Report]) -> str:
         }],
         "results": results,
         "properties": {"verdicts": [{"draft": rep.draft["short"], "target": rep.target.get("description", ""),
-                                     "level": rep.summary.level, "partial": rep.summary.partial}
+                                     "level": rep.summary.level, "partial": rep.summary.partial,
+                                     # the choices the verdict was reached under (--declare)
+                                     "declared": [str(d.get("shown") or d.get("name", ""))
+                                                  for d in rep.target.get("declarations") or ()]}
                                     for rep in reports]},
     }
     drafts = sorted({rep.draft["short"] for rep in reports})
