@@ -99,6 +99,12 @@ class Options:
     #: A request with include_evidence answered with no evidence item at all (no evidence,
     #: freshness or applied_filters): "" (never), "all", or at one detail only ("full", "summary").
     evidence_off: str = ""
+    #: Evidence, score components and matches given to requests *without* include_evidence true,
+    #: never to those with it (a broken D2: the opposite of "when requested").
+    evidence_inverted: bool = False
+    #: A D1 service that exposes freshness anyway (4.9 asks every discovery service to): its
+    #: candidates carry freshness, never matched tags, examples or score components.
+    d1_freshness: bool = False
     #: Unknown members of the metadata in a detail=full candidate: "" (kept), "top", "nested" (dropped).
     full_drop_unknown: str = ""
     #: Expired records returned: "" (never), "bundled" (records of the registry), "registered", "all".
@@ -476,7 +482,7 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
     if detail == "full" and options.full_drop_unknown:
         out = _strip_unknown(out, options.full_drop_unknown) | {k: out[k] for k in ("redacted",) if k in out}
     out["score"] = score
-    fresh = options.level != "D1" and (options.freshness == "always" or evidence
+    fresh = (options.level != "D1" or options.d1_freshness) and (options.freshness == "always" or evidence
                                        or (options.freshness == "not-full-unless-evidence" and detail != "full"))
     if fresh:
         out["freshness"] = {k: v for k, v in _freshness(entry).items() if k not in options.freshness_remove}
@@ -520,7 +526,7 @@ def discover(site: Site, route: Route, request: Request) -> Response:
     if "detail" in body and detail is None:
         warnings.append(f"detail {body['detail']!r} is not minimal, summary or full: answered as summary")
     shape = detail or ("full" if options.default_detail == "full" else "default")
-    evidence = body.get("include_evidence") is True
+    evidence = (body.get("include_evidence") is True) != options.evidence_inverted
     silent = evidence and options.evidence_off in ("all", shape)
     constraints = body.get("constraints", {})
     unsupported = [k for k in constraints if k not in KNOWN_CONSTRAINTS]

@@ -16,6 +16,9 @@ KNOWN = {"query", "required_tags", "preferred_tags", "excluded_tags", "protocols
 NOT_OFFERED = (404, 405, 501)
 #: The members of a candidate that show D2's evidence, freshness or score components (7.6).
 D2_MEMBERS = ("matched_tags", "matched_examples", "freshness", "score_components")
+#: Those that show D2 itself: freshness alone does not, since 4.9 asks every discovery service
+#: to expose it ("Discovery services SHOULD expose when a result was indexed"), D1 ones included.
+D2_SHOWN = ("matched_tags", "matched_examples", "score_components")
 
 
 def _claims(request: pytest.FixtureRequest, level: str) -> bool:
@@ -96,8 +99,10 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
     """| D2 | Evidence-Based Discovery | Return matching evidence, freshness data, and score
     components when requested. |: with include_evidence true (the only way to request them,
     AMB-08), every candidate carries matching evidence (matched_tags or matched_examples), a
-    freshness object and a score_components object. A service none of whose candidates carries
-    any of them does not offer D2: the row does not apply to it, unless it claims D2 (``--level``)."""
+    freshness object and a score_components object. A service that shows no matching evidence
+    or score components in any answer (asked with include_evidence, or the catalogue request,
+    not asked) does not offer D2: the row does not apply to it, unless it claims D2
+    (``--level``). Freshness alone shows no D2: 4.9 asks every discovery service for it."""
     catalog = service.catalog()
     reached(catalog, "the catalogue request")
     if catalog.status in NOT_OFFERED:
@@ -111,7 +116,7 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
             continue
         for c in answer.candidates:
             judged += 1
-            shown = shown or any(c.get(name) is not None for name in D2_MEMBERS)
+            shown = shown or any(c.get(name) is not None for name in D2_SHOWN)
             missing = [name for name, ok in (
                 ("matching evidence (matched_tags or matched_examples)",
                  isinstance(c.get("matched_tags"), list) or isinstance(c.get("matched_examples"), list)),
@@ -121,9 +126,17 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
                 problems.append(f"candidate {c.get('id')!r} has no {', no '.join(missing)}")
     if not judged:
         untestable("no request with include_evidence returned a candidate (see ADP-3.3-02)")
-    if not shown and not _claims(request, "D2"):
-        not_applicable(f"not shown: none of {judged} candidates asked with include_evidence carries matched_tags, "
-                       "matched_examples, freshness or score_components; the service does not offer D2 "
-                       "(--level D2 claims it)")
+    # shown where it was not asked for: the service has D2's members, and must give them when asked
+    unasked = [c for c in catalog.candidates if any(c.get(name) is not None for name in D2_SHOWN)] \
+        if catalog.is_response else []
+    if not shown and not unasked and not _claims(request, "D2"):
+        not_applicable(f"not shown: none of {judged} candidates asked with include_evidence, nor any of the catalogue "
+                       "request's, carries matched_tags, matched_examples or score_components; the service does not "
+                       "offer D2 (--level D2 claims it)")
+    before = ""
+    if not shown and unasked and problems:
+        before = (f"the catalogue request, without include_evidence, returns D2's members (candidate "
+                  f"{unasked[0].get('id')!r}: {', '.join(n for n in D2_SHOWN if unasked[0].get(n) is not None)}), "
+                  "yet requests with include_evidence true do not: ")
     if problems:
-        violation(f"{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]))
+        violation(f"{before}{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]))
