@@ -22,15 +22,26 @@ F = TypeVar("F", bound=Callable)
 OUTCOMES = ("pass", "fail", "not-applicable", "untestable", "error")
 
 
-def clause(clause_id: str) -> Callable[[F], F]:
-    """Bind a test to the catalog entry ``clause_id`` (exactly one per test)."""
+def clause(clause_id: str, *, judges_rate_limits: bool = False) -> Callable[[F], F]:
+    """Bind a test to the catalog entry ``clause_id`` (exactly one per test).
+
+    ``judges_rate_limits``: the clause speaks of rate limiting (a 429, its fields), so a 429 the
+    target answered is what it judges. Every other clause that failed on a 429 answered to the
+    kit's requests could not be judged (:data:`RATE_LIMITED`, applied by the plugin)."""
 
     def mark(fn: F) -> F:
         if any(m.name == "clause" for m in getattr(fn, "pytestmark", [])):
             raise TypeError(f"{fn.__name__} is bound to more than one clause")
-        return pytest.mark.clause(clause_id)(fn)
+        kwargs = {"judges_rate_limits": True} if judges_rate_limits else {}
+        return pytest.mark.clause(clause_id, **kwargs)(fn)
 
     return mark
+
+
+#: Begins the message of a clause whose failure rests on a 429 (Too Many Requests) the target
+#: answered to the kit's own requests: a refusal the kit caused by how much it asked, so the kit
+#: could not judge (``untestable_reason = rate-limited``), never failed.
+RATE_LIMITED = "rate-limited by the target: "
 
 
 class ClauseViolation(AssertionError):

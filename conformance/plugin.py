@@ -74,6 +74,9 @@ class RunState:
     #: Whether a 401 or 403 answered without credentials makes a clause untestable (the
     #: run's clauses send requests a service may protect, to a target reached over HTTP).
     credentials_apply: bool = False
+    #: Whether a failure on a 429 the target answered makes a clause untestable (the kit sends
+    #: the requests itself, to a server: not a client's harness, not a document).
+    rate_limits_apply: bool = False
 
 
 STATE = pytest.StashKey[RunState]()
@@ -473,6 +476,9 @@ def _preflight(config: pytest.Config, profile: catalog.Profile, target: Target, 
         raise pytest.UsageError(refusal)
     # a 401 or 403 to a request sent without credentials is "needs credentials" where they could be given
     config.stash[STATE].credentials_apply = preflight.credentials_apply(profile, target, used)
+    # a failure on a 429 answered to the kit's own requests is "rate-limited", never failed
+    config.stash[STATE].rate_limits_apply = preflight.target_class(target) in ("origin", "builtin") \
+        and target.adapter is None
     try:
         world = config.getoption("adck_world")
         if world in preflight.WORLD_NEEDS:
@@ -705,6 +711,36 @@ def _needs_credentials(item: pytest.Item, state: RunState, outcome: str, message
     return "untestable", credentials.reason(refused, state.credentials), evidence
 
 
+def _rate_limited(item: pytest.Item, outcome: str, message: str,
+                  evidence: list[dict[str, Any]]) -> tuple[str, str, list[dict[str, Any]]]:
+    """A clause whose evidence holds a 429 the target answered to the kit's requests could not
+    be judged: the kit caused that refusal by how much it asked (AIDRE 21.1, "Servers MAY apply
+    rate limiting"; any server may). A failure is judged on its failing cases' evidence (else
+    every exchange of the test); a pass on every exchange of the test, since a 429 may have
+    stood where the answer to judge should have been: a MUST seen through one is never counted
+    as passed. The clauses about rate limiting themselves are bound with ``judges_rate_limits``
+    and keep their verdict."""
+    from conformance.outcomes import RATE_LIMITED
+
+    if outcome == "pass":
+        if not any(getattr(ex, "status", None) == 429 for ex in _exchanges(item)):
+            return outcome, message, evidence
+        evidence = _evidence(item)
+    for ev in evidence:
+        request, response = ev.get("request"), ev.get("response")
+        if isinstance(request, dict) and isinstance(response, dict) and response.get("status") == 429:
+            headers = response.get("headers") or []
+            pairs = headers.items() if isinstance(headers, dict) else headers
+            after = next((str(p[1]) for p in pairs if len(p) == 2 and str(p[0]).lower() == "retry-after"), None)
+            what = {"fail": f"What failed on it: {message}", "pass": "The answers it had passed.",
+                    "untestable": f"Then: {message}"}[outcome]
+            return "untestable", (f"{RATE_LIMITED}{request.get('method', '?')} {request.get('url', '?')} was answered "
+                                  f"429 Too Many Requests{f' (Retry-After: {after})' if after else ''}, so the kit "
+                                  f"could not judge the clause; run again later, or fewer clauses (--clause). {what}"), \
+                evidence
+    return outcome, message, [] if outcome == "pass" else evidence
+
+
 def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str, Any]]) -> str:
     """What a person reads for a failing clause: id, section, level, the quote, the observation."""
     from conformance.reports.safe import text as safe
@@ -757,6 +793,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
                      "error": {"kind": "evidence", "detail": f"the kit could not render the evidence: {exc!r}"}}]
     if state.credentials_apply:
         outcome, message, evidence = _needs_credentials(item, state, outcome, message, evidence, bool(own))
+    if state.rate_limits_apply and outcome in ("pass", "fail", "untestable") and not mark.kwargs.get("judges_rate_limits") \
+            and not (outcome == "untestable" and model.untestable_reason(message) != "prerequisite"):
+        outcome, message, evidence = _rate_limited(item, outcome, message, evidence)
     module = getattr(item, "module", None)
     name = f"{module.__name__.rsplit('.', 1)[-1]}::{item.name}" if module else item.nodeid
     readings = list(raised.readings) if outcome == "fail" and isinstance(raised, ClauseViolation) else []

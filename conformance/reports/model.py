@@ -18,7 +18,7 @@ from conformance import redact
 from conformance.catalog import Clause, Profile
 from conformance.fetch import Exchange
 from conformance.credentials import NEEDS as NEEDS_CREDENTIALS
-from conformance.outcomes import NARROWED, UNDECLARED
+from conformance.outcomes import NARROWED, RATE_LIMITED, UNDECLARED
 
 #: Characters of a body from another origin than the target's that a report shows.
 CROSS_ORIGIN_EXCERPT = 160
@@ -208,11 +208,14 @@ def untestable_reason(message: str) -> str:
     run's world cannot show it), ``credentials`` (the service wanted credentials the run did
     not have: ``conformance.credentials``), ``undeclared`` (the target made a choice the draft
     leaves to it, which the run did not declare: ``conformance.outcomes.undeclared_choice``) or
+    ``rate-limited`` (it failed on a 429 the target answered to the kit's requests) or
     ``prerequisite`` (something it depends on failed)."""
     if message.startswith(NARROWED):
         return "narrowed"
     if message.startswith(UNDECLARED):
         return "undeclared"
+    if message.startswith(RATE_LIMITED):
+        return "rate-limited"
     if message.startswith(NEEDS_CREDENTIALS):
         return "credentials"
     return "prerequisite"
@@ -442,6 +445,11 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         reasons.append(f"{len(undeclared)} clause{'s' if len(undeclared) != 1 else ''} saw a choice the draft leaves to "
                        f"the target, not declared for this run ({', '.join(undeclared[:5])}"
                        f"{', …' if len(undeclared) > 5 else ''}): state it with --declare (adck targets lists them)")
+    limited = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "rate-limited"]
+    if limited:
+        reasons.append(f"{len(limited)} clause{'s' if len(limited) != 1 else ''} could not be judged: the target "
+                       f"answered 429 Too Many Requests to the kit ({', '.join(limited[:5])}"
+                       f"{', …' if len(limited) > 5 else ''}): run again later, or fewer clauses with --clause")
     if partial and not reasons:
         reasons.append("the run was narrowed")
     if not completed:
@@ -465,7 +473,7 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         # no MUST failed, yet some could not be checked (the kit's limits, an error of the kit):
         # no verdict either way, and never a pass
         unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()
-                     and r.untestable_reason not in ("credentials", "undeclared")]  # those are said above
+                     and r.untestable_reason not in ("credentials", "undeclared", "rate-limited")]  # said above
         if unchecked:
             reasons.append(f"{len(unchecked)} MUST clause{'s' if len(unchecked) != 1 else ''} could not be "
                            f"checked and none failed ({', '.join(unchecked[:5])}{', …' if len(unchecked) > 5 else ''})")
@@ -549,4 +557,30 @@ def build_results(profile: Profile, roles: list[str], outcomes: list[TestOutcome
                                    {a.id for a in profile.ambiguities}))
         elif clause.untestable and clause.level != "MAY":
             results.append(unobservable(clause, readings.get(cid)))
-    return results
+    return inherit_kit_refusals(results)
+
+
+#: The reasons a clause could not be judged that the kit caused, or the run's options: a clause
+#: whose prerequisite could not be judged for one of them could not be judged for it too.
+_INHERITED = {"credentials": NEEDS_CREDENTIALS + ": ", "rate-limited": RATE_LIMITED}
+_SEE = re.compile(r"\(see ([A-Z]+-[\d.]+-\d+)\)")
+
+
+def inherit_kit_refusals(results: list[ClauseResult]) -> list[ClauseResult]:
+    """A clause left untestable by a prerequisite it names (``(see CLAUSE)``, the suites' way)
+    that could not be judged because the service wanted credentials or rate-limited the kit is
+    untestable for that reason too, saying so: the fix is the same (credentials, a later run),
+    and it is no failed prerequisite of the target's."""
+    by_id = {r.clause: r for r in results}
+    out = []
+    for r in results:
+        if r.outcome == "untestable" and r.untestable_reason == "prerequisite":
+            cause = next((by_id[c] for c in _SEE.findall(r.message) if c in by_id
+                          and by_id[c].outcome == "untestable" and by_id[c].untestable_reason in _INHERITED), None)
+            if cause is not None:
+                said = {"credentials": "needs credentials", "rate-limited": "was rate-limited"}[cause.untestable_reason]
+                r = replace(r, untestable_reason=cause.untestable_reason,
+                            message=f"{_INHERITED[cause.untestable_reason]}its prerequisite {cause.clause} {said}: "
+                                    f"{r.message}")
+        out.append(r)
+    return out

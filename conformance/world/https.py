@@ -84,14 +84,46 @@ def unauthorized(site: Site, route, request: Request) -> Response | None:
     return response
 
 
-def respond(site: Site, request: Request) -> Response:
-    """What ``site`` answers to ``request``: the one place a route becomes a response."""
+class Counter:
+    """Requests counted by one running origin (a variant's rate limit), safe across threads."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock, self.count = threading.Lock(), 0
+
+    def next(self) -> int:
+        with self._lock:
+            self.count += 1
+            return self.count
+
+
+def rate_limited(site: Site, route, request: Request, counter: Counter | None) -> Response | None:
+    """The 429 of a site that rate-limits ``route`` (``Site.rate_limit``) once its allowance in
+    this origin is spent; None: let it through."""
+    limit = site.rate_limit
+    if not limit or counter is None or route.path not in limit.get("paths", ()) \
+            or request.method not in limit.get("methods", (request.method,)):
+        return None
+    if counter.next() <= int(limit.get("after", 0)):
+        return None
+    response = Response(str(limit.get("body", "")).encode("utf-8"), status=429)
+    response.headers["Content-Type"] = limit.get("content_type", "application/json")
+    response.headers["Retry-After"] = str(limit.get("retry_after", "60"))
+    for name, value in (limit.get("headers") or {}).items():
+        response.headers[name] = str(value)
+    return response
+
+
+def respond(site: Site, request: Request, counter: Counter | None = None) -> Response:
+    """What ``site`` answers to ``request``: the one place a route becomes a response
+    (``counter``: the running origin's, for a variant's rate limit)."""
     route = site.route_for(request.path, request.query_string.decode("latin-1"), request.method)
     if route is None:
         response = Response(b"not found\n", status=404)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
         return response
-    refused = unauthorized(site, route, request)
+    refused = unauthorized(site, route, request) or rate_limited(site, route, request, counter)
     if refused is not None:
         return refused
     if route.delay:
@@ -158,6 +190,7 @@ def serve(site: Site) -> MockOrigin:
         ssl_context = tls.server_context(site.certificate_hostname or site.hostname,
                                          maximum=site.tls_max, minimum=site.tls_min)
     server = LoopbackServer(host="127.0.0.1", port=0, ssl_context=ssl_context, threaded=True)
-    server.expect_request(re.compile(".*")).respond_with_handler(lambda request: respond(site, request))
+    counter = Counter()
+    server.expect_request(re.compile(".*")).respond_with_handler(lambda request: respond(site, request, counter))
     server.start()
     return MockOrigin(site=site, server=server)

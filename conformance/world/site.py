@@ -83,6 +83,12 @@ class Site:
     #: every request header back in the 401's body (a hostile target, for the report-safety
     #: self-tests). See ``conformance.world.https.unauthorized``.
     auth: dict = field(default_factory=dict)
+    #: Rate limiting a variant applies (empty: none): ``paths`` (route paths, templates as
+    #: written) and optionally ``methods``; after ``after`` requests to them in one running
+    #: origin, each is answered ``429`` with ``Retry-After`` (``retry_after``, default "60"), the
+    #: variant's ``content_type`` and ``body``, and its ``headers`` (RateLimit fields). See
+    #: ``conformance.world.https.rate_limited``.
+    rate_limit: dict = field(default_factory=dict)
 
     def route_for(self, path: str, query: str, method: str | None = None) -> Route | None:
         """The route answering ``path``: an exact path first (with its query, then any query),
