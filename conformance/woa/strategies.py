@@ -430,6 +430,12 @@ MUTATIONS: dict[str, dict[str, Mutation]] = {
         "relative": _config("rest", "base", st.sampled_from(["/api", "api.example.com", "api.example.com/v1", ""])),
         "no-authority": _config("rest", "base", st.sampled_from(["https:///api", "//api.example.com",
                                                                  "https:api.example.com", "https//api.example.com"])),
+        # RFC 3986 absolute-URI (AMB-54): no white space, no raw non-ASCII, no fragment
+        "not-a-uri": _config("rest", "base", st.sampled_from(["https://api.exa mple.com/", "https://api.example.com/v 1",
+                                                              "https://bücher.example/api", "https://api.example.com/%zz",
+                                                              " https://api.example.com"])),
+        "fragment": _config("rest", "base", st.sampled_from(["https://api.example.com/#frag", "https://api.example.com#",
+                                                             "https://api.exa mple.com/#frag"])),
     },
     "WOA-4.3.1-03": {
         "http": _config("rest", "base", st.sampled_from(["http://api.example.com", "HTTP://api.example.com/v1"])),
