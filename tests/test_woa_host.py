@@ -244,24 +244,63 @@ def _hostile(route: dict) -> object:
 
 
 @pytest.mark.parametrize(("route", "clause", "timeout"), [
-    ({"delay": 3.0, "body": "text", "text": "{}", "headers": {"Content-Type": "application/json"}},
-     "WOA-4.3.1-12", 1.0),
     ({"body": "text", "text": "<html>", "pad_bytes": 3_000_000, "headers": {"Content-Type": "text/html"}},
      "WOA-4.3.1-13", None),
     ({"body": "text", "text": "done!", "headers": {"Content-Type": "text/plain"}}, "WOA-4.3.1-13", None),
-], ids=["slow", "huge", "not-json"])
+], ids=["huge", "not-json"])
 def test_hostile_invocation_endpoint_fails_clauses_without_crashing(route: dict, clause: str, timeout) -> None:
-    with live(_hostile(route)) as reach, requests_to("host.adck.test") as sent:
+    with live(_hostile(route)) as reach:
         result = ends(quiet_run, DRAFT, "https://host.adck.test", seed=3, invoke=True, timeout=timeout, **reach)
     report = result.report
     assert report is not None and result.exit_code == 1
     got = outcomes(report)
     assert got[clause] == "fail", [(r.clause, r.outcome, r.message) for r in report.results if r.role == "host"]
     assert not any(r.outcome == "error" for r in report.results)
-    if "delay" in route:  # silent past --timeout: the kit says it timed out, and sends no more invocations
-        message = next(r.message for r in report.results if r.clause == clause)
-        assert "(timeout: " in message, message
-        assert [m for m, _ in sent].count("POST") == 1, "a silent endpoint costs one timeout, not one per invocation"
+
+
+def test_an_agent_slower_than_the_timeout_is_not_judged_on_it() -> None:
+    """The draft sets no time limit on an invocation: a conforming host whose agents answer after
+    the kit's --timeout leaves WOA-4.3.1-12 (and every clause that judges an answer) unjudged,
+    naming --timeout, never failed (AMB-29); the silent endpoint costs one timeout, not one per
+    invocation."""
+    slow = mutate(_rest_only_site(), Mutant(name="slow", clause=None, summary="slow", routes=(
+        {"path": "/agents/{agent_id}/invoke", "delay": 3.0},)))
+    with live(slow) as reach, requests_to("host.adck.test") as sent:
+        result = ends(quiet_run, DRAFT, "https://host.adck.test", seed=3, invoke=True, timeout=1.0, **reach)
+    report = result.report
+    assert report is not None
+    assert [(r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")] == []
+    result_of = {r.clause: r for r in report.results}["WOA-4.3.1-12"]
+    assert result_of.outcome == "untestable", result_of.message
+    assert "no answer within the kit's --timeout of 1 s; raise --timeout to judge it" in result_of.message
+    assert [m for m, _ in sent].count("POST") == 1, "a silent endpoint costs one timeout, not one per invocation"
+    assert report.summary.level == "partial"
+
+
+@pytest.mark.parametrize("way", ["garbage", "refused"])
+def test_an_invocation_endpoint_that_breaks_the_connection_fails(way: str) -> None:
+    """No HTTP answer that is not the kit's time limit fails WOA-4.3.1-12: a REST server that answers
+    something that is not HTTP, or whose port refuses the connection."""
+    from tests import hostile
+
+    site = _rest_only_site()
+    doc = copy.deepcopy(site.document)
+    doc["transports"]["rest"]["base"] = "https://api.adck.test"
+    with contextlib.ExitStack() as stack:
+        if way == "garbage":
+            port = stack.enter_context(hostile.Garbage(ssl_context=tls.server_context("api.adck.test"))).port
+        else:
+            sock, port = hostile.refused_port()
+            stack.callback(sock.close)
+        reach = stack.enter_context(live(replace(site, document=doc)))
+        result = ends(quiet_run, DRAFT, "https://host.adck.test", seed=3, invoke=True, ca_bundle=reach["ca_bundle"],
+                      connect_to=reach["connect_to"] + [f"api.adck.test:443:127.0.0.1:{port}"])
+    report = result.report
+    assert report is not None and result.exit_code == 1
+    result_of = {r.clause: r for r in report.results}["WOA-4.3.1-12"]
+    assert result_of.outcome == "fail", result_of.message
+    assert ("protocol: " if way == "garbage" else "connect: ") in result_of.message, result_of.message
+    assert not any(r.outcome == "error" for r in report.results)
 
 
 # ------------------------------------------------------------------ inputs built from schemas

@@ -28,7 +28,7 @@ SDK's over Streamable HTTP within the kit's limits; ``test_4_3_2_host_mcp`` chec
 agent listing ``mcp`` has its tool listed, ``test_4_1_host_mcp_outputs`` calls each tool once
 (counted against ``--invoke-budget``) and validates the result against ``outputs``. The
 built-in host serves its MCP server from ``conformance/world/mcp_server.py`` (broken variants:
-``fixtures/woa/mutants-mcp.toml``); the readings are AMB-40..AMB-43
+``fixtures/woa/mutants-mcp.toml``); the readings are AMB-40..AMB-44
 (``profiles/woa/ambiguities-mcp.toml``).
 
 The **client** role (software that discovers and invokes agents) is checked through the

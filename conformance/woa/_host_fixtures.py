@@ -33,8 +33,8 @@ from conformance.woa import inputs as woa_inputs
 
 __all__ = [
     "WELL_KNOWN", "ACCEPT_DOCUMENT", "PROBLEM", "REFUSED", "Call", "problem_issue", "RestServer", "Invocations", "Rest", "Selection",
-    "delivered", "each_case", "host_document", "host_origin", "host_value", "invocations", "media_type",
-    "rest", "rest_servers", "selections", "unreachable", "woa_fetch",
+    "Fetches", "delivered", "each_case", "host_document", "host_origin", "host_value", "invocations", "media_type",
+    "own_fetches", "rest", "rest_servers", "selections", "unreachable", "woa_fetch",
 ]
 
 WELL_KNOWN = "/.well-known/woa.json"
@@ -142,6 +142,21 @@ def host_value(host_document: Document) -> dict:
     if not isinstance(value, dict):
         untestable("the served document is not a JSON object (see WOA-4-01)")
     return value
+
+
+class Fetches(list):
+    """The fetches a test sends itself (beyond the shared fixtures'): its evidence, so that a
+    report shows them and the plugin's rules about the answers it saw (401, 403, 429) apply to
+    them as to every other exchange of the test."""
+
+    def evidence(self) -> list[Exchange]:
+        return [e for fetch in self for e in fetch.evidence()]
+
+
+@pytest.fixture
+def own_fetches() -> Fetches:
+    """An empty :class:`Fetches` per test: append each fetch the test sends itself."""
+    return Fetches()
 
 
 # ------------------------------------------------------------------ the REST transport

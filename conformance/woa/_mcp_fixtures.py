@@ -51,6 +51,12 @@ __all__ = ["McpConfig", "McpSession", "McpTool", "SEPARATORS", "mcp_config", "mc
 SEPARATORS = (".", "/", "_", "__", ":", "-")
 #: tools/list pages read at most (a server whose cursor never ends cannot hold the run).
 MAX_PAGES = 20
+#: What a tools/list the kit stopped at MAX_PAGES leaves unjudged (the kit's limit, not the server's).
+PAGE_CAP = (f"the kit reads at most {MAX_PAGES} pages of tools/list (its cap, MAX_PAGES in "
+            "conformance/woa/_mcp_fixtures.py) and the server had more")
+#: Why the kit does not judge a server that speaks MCP's deprecated HTTP+SSE transport.
+LEGACY_SSE = ("the server speaks MCP's deprecated HTTP+SSE transport, which the kit does not speak (it connects over "
+              "Streamable HTTP only)")
 #: Bytes of each response kept as evidence (the report shows an excerpt of them).
 KEPT_BYTES = 64 * 1024
 
@@ -87,6 +93,10 @@ def tool_name_forms(namespace: str, value: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ the MCP client
+
+
+class _PageCap(RuntimeError):
+    """tools/list had more pages than the kit reads (MAX_PAGES)."""
 
 
 class PrivateAddress(OSError):
@@ -261,6 +271,14 @@ class McpSession:
     exchanges: list[Exchange] = field(default_factory=list)
     #: Why the session or its tools/list failed (None: it worked).
     error: str | None = None
+    #: When the error is the kit's doing (its --timeout, its --max-body), what it was and the
+    #: option that changes it: the server is not judged on it.
+    limit: str | None = None
+    #: The POST was refused (404, 405) and a GET with Accept: text/event-stream opened an event
+    #: stream: the server speaks MCP's deprecated HTTP+SSE transport (AMB-44).
+    legacy_sse: bool = False
+    #: tools/list had more pages than the kit reads (MAX_PAGES): ``tools`` holds those it read.
+    truncated: str | None = None
     #: The server's name and version, and the protocol version agreed on.
     server_info: str = ""
     #: The tools listed, as JSON objects (name, inputSchema, ...).
@@ -283,6 +301,7 @@ class McpSession:
         from anyio.from_thread import start_blocking_portal
 
         self._timeout = config.limits.total_timeout
+        self._max_body = config.limits.max_body_bytes
         self._stack = ExitStack()
         self._portal = self._stack.enter_context(start_blocking_portal(name="adck-mcp-client"))
 
@@ -309,11 +328,55 @@ class McpSession:
             self.server_info = f"{info.name} {info.version} (MCP {init.protocol_version})"
         except Exception as exc:  # noqa: BLE001 - every failure of the server is an observation
             self.error = f"no MCP session with {self.url}: initialize failed: {self._why(exc)}"
+            self.limit = self._limit(exc)
+            if self.limit is None:
+                self._probe_legacy_sse(config, named_host, on_request)
             return
         try:
             self._list()
+        except _PageCap as exc:
+            self.truncated = str(exc)
         except Exception as exc:  # noqa: BLE001
             self.error = f"tools/list of {self.url} failed: {self._why(exc)}"
+            self.limit = self._limit(exc)
+
+    def _limit(self, exc: BaseException) -> str | None:
+        """The kit's own limit that ended the session, naming the option that changes it (None:
+        the server's doing)."""
+        import httpx2
+
+        seen: set[int] = set()
+        cause: BaseException | None = exc
+        timed_out = False
+        while cause is not None and id(cause) not in seen:
+            seen.add(id(cause))
+            timed_out = timed_out or isinstance(cause, (TimeoutError, httpx2.TimeoutException))
+            cause = cause.__cause__ or cause.__context__
+        if timed_out or any(e.error and e.error[0] == "timeout" for e in self.exchanges):
+            return f"no answer within the kit's --timeout of {self._timeout:g} s; raise --timeout to judge it"
+        if any(e.body_truncated or (e.error and e.error[0] == "too-large") for e in self.exchanges):
+            return (f"a response exceeds the kit's --max-body of {self._max_body} bytes; raise --max-body to "
+                    "judge it")
+        return None
+
+    def _probe_legacy_sse(self, config: HttpConfig, named_host: str | None, on_request: Callable[[], None]) -> None:
+        """After initialize's POST was answered 404 or 405, one GET with Accept: text/event-stream:
+        a 200 text/event-stream is the endpoint of MCP's deprecated HTTP+SSE transport (its body,
+        the event stream, is not read). The exchange is kept as evidence."""
+        last = next((e for e in reversed(self.exchanges) if e.method == "POST"), None)
+        if last is None or last.status not in (404, 405):
+            return
+
+        async def probe() -> tuple[int, str]:
+            async with _client(config, named_host, self.exchanges, on_request) as http:
+                async with http.stream("GET", self.url, headers={"Accept": "text/event-stream"}) as response:
+                    return response.status_code, response.headers.get("content-type", "")
+
+        try:
+            status, kind = self._bounded(probe)
+        except Exception:  # noqa: BLE001 - no answer: no legacy endpoint seen
+            return
+        self.legacy_sse = status == 200 and kind.split(";")[0].strip().lower() == "text/event-stream"
 
     def _list(self) -> None:
         import mcp_types as types
@@ -326,7 +389,7 @@ class McpSession:
             cursor = page.next_cursor
             if not cursor:
                 return
-        raise RuntimeError(f"tools/list still had a next cursor after {MAX_PAGES} pages; the kit reads no more")
+        raise _PageCap(f"tools/list still had a next cursor after {MAX_PAGES} pages: {PAGE_CAP}")
 
     def call(self, name: str, arguments: dict) -> CallResult:
         """tools/call ``name`` with ``arguments`` (the caller counted it against the budget)."""

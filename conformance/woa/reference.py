@@ -77,6 +77,10 @@ class Options:
     redirect_to: str = ""
     #: Reject an envelope without agent even when the URL names one (5.2 allows either).
     agent_required: bool = False
+    #: A JSON Schema of the envelope: a valid envelope (its input conforms) that also conforms
+    #: to it is answered 404 problem+json, a business "not found" (what the input asks for does
+    #: not exist); empty: none is.
+    not_found_envelopes: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, route: Route) -> "Options":
@@ -239,6 +243,8 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
         return problem(options, options.invalid_input_status, "Invalid Input",
                        f"input does not conform to the inputs schema at {where}: {errors[0].message}")
+    if options.not_found_envelopes and not any(_validator(options.not_found_envelopes).iter_errors(envelope)):
+        return problem(options, 404, "Not Found", f"agent {agent_id!r} has nothing for this input")
     output = instance_of(outputs)
     if isinstance(output, dict):
         output = {k: v for k, v in output.items() if k not in options.output_remove} | options.output_merge

@@ -76,7 +76,9 @@ def test_4_1_mcp_result_conforms_to_outputs(mcp_session: McpSession, mcp_config:
     for tool in mcp_tools:
         name = next((f for f in tool_name_forms(mcp_config.tool_namespace, tool.value) if f in names), None)
         if name is None:
-            untestable(f"tools/list holds no tool for {tool.label} (see WOA-4.3.2-01)")
+            untestable(f"tools/list holds no tool for {tool.label}"
+                       + (f" in the pages the kit read ({mcp_session.truncated})" if mcp_session.truncated else "")
+                       + " (see WOA-4.3.2-01)")
         for what, schema in (("inputs", tool.inputs), ("outputs", tool.outputs)):
             try:
                 problems = schema_check.problems(schema)

@@ -45,19 +45,33 @@ def test_4_3_1_host_accepts_post_application_json(invocations: Invocations) -> N
     """Clients invoking an agent via the REST transport MUST use HTTP POST and MUST send a
     request body encoded as JSON with media type application/json. (The host's side: every
     agent's invocation URL takes a POST of a valid envelope as application/json, with and
-    without the charset parameter, and processes it: an answer, and not 404, 405, 406, 415
-    or 501, and the charset parameter changes nothing. What it answers is judged by WOA-5.2-06
-    and WOA-5.2-07: AMB-02, AMB-29.)"""
+    without the charset parameter, and processes it: an answer, and not 406, 415 or 501, nor
+    404 or 405 unless another valid envelope of the same agent to the same URL was taken (then
+    the 404 is the agent's own answer to that input), and the charset parameter changes
+    nothing. The draft sets no time limit: no answer within the kit's --timeout could not be
+    judged; a refused or reset connection, or an answer that is not HTTP, fails. What it
+    answers is judged by WOA-5.2-06 and WOA-5.2-07: AMB-02, AMB-29.)"""
     calls = invocations.judge(invocations.valid() + _or_nothing(invocations.charset))
+    limit = invocations.invoker.fetcher.limits.total_timeout
 
     def check(call: Call) -> None:
         fetch = call.fetch
+        if fetch.error_kind == "timeout":  # the kit's limit, not the draft's (it sets none)
+            untestable(f"{call.what}: no answer within the kit's --timeout of {limit:g} s; raise --timeout to judge "
+                       f"it ({fetch.describe_error()}) (AMB-29)")
         if fetch.final is None and fetch.error_kind not in ("tls", "insecure-redirect"):
             violation(f"{call.what}: no answer from {call.url} ({fetch.describe_error()})")
         final = call.answer()
         if final.status in REFUSED:
+            taken = _taken_at(calls, call) if final.status in (404, 405) else None
+            if taken is not None:  # the endpoint takes POSTs: this 404 is the agent's answer to this input
+                print(f"{call.what}: {final.status} {final.reason}, though {taken.what} got {taken.final.status} "
+                      "at the same URL: the agent's own answer (judged by WOA-5.2-06, WOA-4.2-05), not a refused POST")
+                return
             violation(f"{call.what}: POST {call.url} answered {final.status} {final.reason}: the endpoint does not "
-                      "take a POST of application/json")
+                      "take a POST of application/json"
+                      + (", and no valid envelope of that agent sent there was taken (AMB-29)"
+                         if final.status in (404, 405) else ""))
         if call.kind == "charset":
             plain = next((c for c in invocations.calls if c.kind == "valid" and c.envelope == call.envelope
                           and c.final is not None), None)
@@ -66,6 +80,20 @@ def test_4_3_1_host_accepts_post_application_json(invocations: Invocations) -> N
                           f"plain application/json got {plain.final.status}: the charset parameter is refused")
     each_case(calls, check)
     invocations.whole("valid", "charset")
+
+
+def _taken_at(calls: list[Call], call: Call) -> Call | None:
+    """Another valid envelope of ``call``'s agent POSTed to the same URL that the endpoint took
+    (an answer that is not a refusal of the request as a whole): AMB-29."""
+    agent = call.selection.agent if call.selection is not None else None
+    for other in calls:
+        if other is call or other.url != call.url or other.final is None \
+                or (other.fetch.error and other.fetch.error_kind != "too-large"):
+            continue
+        if (other.selection.agent if other.selection is not None else None) == agent \
+                and other.final.status not in REFUSED:
+            return other
+    return None
 
 
 def _or_nothing(kind) -> list[Call]:

@@ -7,7 +7,7 @@ Streamable HTTP: ``_mcp_fixtures``), initializes a session and reads tools/list.
 from __future__ import annotations
 
 from conformance.outcomes import clause, untestable, violation
-from conformance.woa._mcp_fixtures import SEPARATORS, McpConfig, McpSession, McpTool, tool_name_forms
+from conformance.woa._mcp_fixtures import LEGACY_SSE, SEPARATORS, McpConfig, McpSession, McpTool, tool_name_forms
 
 
 def _listed(names: list[str], limit: int = 12) -> str:
@@ -23,9 +23,17 @@ def test_4_3_2_mcp_server_lists_each_agents_tool(mcp_session: McpSession, mcp_co
     """A mcp transport configuration object describes how an agent is exposed via a Model
     Context Protocol (MCP) server: the server named by server accepts an MCP session, and its
     tools/list holds, for each agent that lists mcp, the tool that the envelope's tool_field
-    names: that value alone, or tool_namespace joined to it by one of . / _ __ : - (AMB-14)."""
+    names: that value alone, or tool_namespace joined to it by one of . / _ __ : - (AMB-14).
+    The kit's own limits (--timeout, --max-body, the tools/list pages it reads) and a server on
+    MCP's deprecated HTTP+SSE transport, which the kit does not speak, leave the clause
+    unjudged: AMB-44."""
     if mcp_session.refused_private:
         untestable(mcp_session.error or "the MCP server is on a private address the user did not name")
+    if mcp_session.error and mcp_session.limit:
+        untestable(f"{mcp_session.error}: {mcp_session.limit} (AMB-44)")
+    if mcp_session.error and mcp_session.legacy_sse:
+        untestable(f"{mcp_session.error}, and a GET with Accept: text/event-stream opened an event stream: "
+                   f"{LEGACY_SSE} (AMB-44)")
     if mcp_session.error:
         violation(f"{mcp_session.error}; the document says agents are exposed by the MCP server at {mcp_config.server}")
     names = mcp_session.names
@@ -34,6 +42,9 @@ def test_4_3_2_mcp_server_lists_each_agents_tool(mcp_session: McpSession, mcp_co
         forms = tool_name_forms(mcp_config.tool_namespace, tool.value)
         if not any(form in names for form in forms):
             missing.append(tool)
+    if missing and mcp_session.truncated:
+        untestable(f"tools/list of {mcp_session.url} holds no tool for {missing[0].label} in the pages the kit read: "
+                   f"{mcp_session.truncated} (AMB-44)")
     if missing:
         first = missing[0]
         joined = f"{mcp_config.tool_namespace!r} joined to it by {' '.join(SEPARATORS)}" if mcp_config.tool_namespace \

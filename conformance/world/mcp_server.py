@@ -54,9 +54,12 @@ class McpOptions:
     tool_name: str = "{namespace}.{value}"
     #: Agent ids whose tools are not listed (nor callable).
     unlisted: tuple = ()
-    #: "mcp": an MCP server; "not-found": every request answered 404; "not-mcp": every request
-    #: answered 200 with a JSON object that is not JSON-RPC; "redirect": every request answered
-    #: 307 to ``redirect_to``; "down": nothing listens.
+    #: "mcp": an MCP server; "legacy-sse": the same server over MCP's deprecated HTTP+SSE
+    #: transport (protocol 2024-11-05: GET ``path`` opens the event stream, whose endpoint event
+    #: names ``path``/messages/ for the client's POSTs; a POST to ``path`` is answered 405);
+    #: "not-found": every request answered 404; "not-mcp": every request answered 200 with a
+    #: JSON object that is not JSON-RPC; "redirect": every request answered 307 to
+    #: ``redirect_to``; "down": nothing listens.
     serve: str = "mcp"
     #: Where "redirect" sends every request.
     redirect_to: str = ""
@@ -80,6 +83,10 @@ class McpOptions:
     auth: bool = False
     #: With ``auth``, the right token is refused too (a broken variant: 401 whatever is sent).
     auth_refuse_all: bool = False
+    #: tools/list answers in this many pages (each but the last with a next cursor): the agents'
+    #: tools on page ``tools_page``, one filler tool (no agent's) on every other page.
+    list_pages: int = 1
+    tools_page: int = 1
 
     @classmethod
     def of(cls, settings: dict) -> "McpOptions":
@@ -92,8 +99,11 @@ class McpOptions:
             if name in values:
                 values[name] = tuple(values[name])
         options = cls(**values)
-        if options.serve not in ("mcp", "not-found", "not-mcp", "redirect", "down"):
-            raise ValueError(f"mcp serve = {options.serve!r}: expected mcp, not-found, not-mcp, redirect or down")
+        if options.serve not in ("mcp", "legacy-sse", "not-found", "not-mcp", "redirect", "down"):
+            raise ValueError(f"mcp serve = {options.serve!r}: expected mcp, legacy-sse, not-found, not-mcp, redirect "
+                             "or down")
+        if not 1 <= options.tools_page <= max(options.list_pages, 1):
+            raise ValueError(f"mcp tools_page = {options.tools_page}: expected a page from 1 to list_pages")
         if options.result not in ("structured", "text", "prose"):
             raise ValueError(f"mcp result = {options.result!r}: expected structured, text or prose")
         return options
@@ -150,7 +160,14 @@ def _server(document: Any, options: McpOptions):
         for tool in tools.values():
             schema = tool.inputs if isinstance(tool.inputs, dict) else {"type": "object"}
             listed.append(types.Tool(name=tool.name, description=f"WoA agent {tool.agent}", input_schema=schema))
-        return types.ListToolsResult(tools=listed)
+        if options.list_pages <= 1:
+            return types.ListToolsResult(tools=listed)
+        cursor = getattr(params, "cursor", None) or ""
+        page = int(cursor.removeprefix("page-")) if cursor.removeprefix("page-").isdigit() else 1
+        if page != options.tools_page:
+            listed = [types.Tool(name=f"adck-filler-{page}", description="a tool of no WoA agent",
+                                 input_schema={"type": "object"})]
+        return types.ListToolsResult(tools=listed, next_cursor=f"page-{page + 1}" if page < options.list_pages else None)
 
     def text(value: str, is_error: bool = False) -> types.CallToolResult:
         return types.CallToolResult(content=[types.TextContent(type="text", text=value)], is_error=is_error)
@@ -200,15 +217,39 @@ def _not_mcp_app(options: McpOptions):
     return Starlette(routes=[Route("/{path:path}", answer, methods=["GET", "POST", "DELETE"])])
 
 
+def _legacy_sse_app(document: Any, options: McpOptions, security: Any):
+    """The SDK's server over MCP's deprecated HTTP+SSE transport (its ``SseServerTransport``):
+    GET ``path`` is the event stream, POSTs go to ``path``/messages/; ``path`` takes no POST."""
+    from mcp.server.sse import SseServerTransport
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
+
+    server = _server(document, options)
+    messages = options.path.rstrip("/") + "/messages/"
+    sse = SseServerTransport(messages, security_settings=security)
+
+    async def stream(request: Any) -> Response:
+        async with sse.connect_sse(request.scope, request.receive, request._send) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        return Response()
+
+    return Starlette(routes=[Route(options.path, stream, methods=["GET"]),
+                             Mount(messages, app=sse.handle_post_message)])
+
+
 def app_for(document: Any, options: McpOptions):
-    """The ASGI app the server runs: the SDK's Streamable HTTP app, or a stand-in that is not MCP."""
-    if options.serve != "mcp":
+    """The ASGI app the server runs: the SDK's Streamable HTTP app (or its legacy HTTP+SSE one),
+    or a stand-in that is not MCP."""
+    if options.serve not in ("mcp", "legacy-sse"):
         return _not_mcp_app(options)
     from mcp.server.transport_security import TransportSecuritySettings
 
     security = TransportSecuritySettings(enable_dns_rebinding_protection=True,
                                          allowed_hosts=[options.hostname, f"{options.hostname}:*"],
                                          allowed_origins=[f"https://{options.hostname}"])
+    if options.serve == "legacy-sse":
+        return _legacy_sse_app(document, options, security)
     return _server(document, options).streamable_http_app(
         streamable_http_path=options.path, json_response=options.json_response, transport_security=security)
 
