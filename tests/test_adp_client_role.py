@@ -97,12 +97,65 @@ class ChoosesNothingAmbiguous(ReferenceAdpClient):
         return super().discover(need)
 
 
+class LooksAroundD0Publisher(ReferenceAdpClient):
+    """Before reading a D0 publisher's metadata it GETs the publisher's base and a well-known
+    path (no query string, no body), HEADs each agent's path, and reads each record with a
+    query string of its own (?format=json): none of it carries the user's need, so none of it
+    is a query (AMB-67)."""
+
+    def metadata(self, base: str, need: Need) -> list[dict]:
+        from urllib.parse import quote
+
+        for path in ("/", "/.well-known/agent-discovery"):
+            self.fetcher.fetch(self.url(base, path), headers={"Accept": "application/json"})
+        for agent_id in need.agents:
+            path = need.binding.get("agent", "/agents/{id}").replace("{id}", quote(agent_id, safe=""))
+            self.fetcher.fetch(self.url(base, path), method="HEAD")
+            self.fetcher.fetch(self.url(base, path + "?format=json"), headers={"Accept": "application/json"})
+        return super().metadata(base, need)
+
+
+class ErrorWhenAllRefused(ReferenceAdpClient):
+    """Where every candidate is refused it answers error (no acceptable candidate), not none:
+    either is the right answer (AMB-69)."""
+
+    def discover(self, need: Need) -> Chosen:
+        chosen = super().discover(need)
+        if chosen.outcome == "none" and chosen.refused:
+            return Chosen("error", refused=chosen.refused, error_kind="no-acceptable-candidate",
+                          messages=["every candidate was refused by local checks"])
+        return chosen
+
+
+class ChecksEverythingFirst(ReferenceAdpClient):
+    """Reads every service of the step, checks every candidate of each (4.5, 10) before
+    choosing, then takes the first acceptable one in the services' order (AMB-68: every
+    candidate checked, eagerly)."""
+
+    def select(self, offered, need: Need) -> Chosen:
+        items = list(offered)
+        verdicts = [(base, c, *self.check(c, need.policy)) for base, c in items]
+        refused = [{"id": str(c.get("id")), "reason": why} for _, c, why, b in verdicts if b is None]
+        for base, c, _, b in verdicts:
+            if b is not None:
+                return Chosen("selected", candidate=str(c["id"]), service=base,
+                              invocation={"protocol": b.get("protocol"), "endpoint": b.get("endpoint")},
+                              refused=refused)
+        return Chosen("none", refused=refused)
+
+
 best_within_service = make_handler(BestScoreWithinEachService, "best score within each service, last service first")
 asks_across_services = make_handler(ChoosesNothingAmbiguous, "asks the user across services")
+looks_around_d0 = make_handler(LooksAroundD0Publisher, "looks around a D0 publisher without querying it")
+error_when_all_refused = make_handler(ErrorWhenAllRefused, "answers error when every candidate is refused")
+checks_everything_first = make_handler(ChecksEverythingFirst, "checks every candidate of every service first")
 
 
-def test_conforming_client_reaches_full() -> None:
-    report = quiet_run(DRAFT, "python:tests.test_adp_client_role:best_within_service", roles=["client"]).report
+@pytest.mark.parametrize("handler", ["best_within_service", "looks_around_d0", "error_when_all_refused",
+                                     "checks_everything_first"])
+def test_conforming_client_reaches_full(handler: str) -> None:
+    """Readings the kit holds conforming (AMB-60, AMB-67, AMB-68, AMB-69) fail nothing."""
+    report = quiet_run(DRAFT, f"python:tests.test_adp_client_role:{handler}", roles=["client"]).report
     assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
     assert report.summary.level == "full"
 

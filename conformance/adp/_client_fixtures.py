@@ -3,6 +3,12 @@ services on loopback, on its binding (AMB-01: ``POST {base}/discover``, ``GET
 {base}/agents/{id}``), and drives the client under test through its adapter (harness operation
 ``adp.discover``), then judges from the replies and the requests the client sent.
 
+What the services serve holds only the members the draft defines (its tables, and the members
+of its own examples where a table leaves an object open: freshness, matched examples, applied
+filters), so that a client that refuses what it does not know is still offered a choice; the
+only exceptions are the deliberate unknown members of the tests about unknown members, all
+named ``x_...`` (AMB-66). :meth:`AdpServices.new` refuses a scenario that breaks this rule.
+
 Each service is a scenario of its own (``plain-3.adck.test``) whose answers are written here,
 per test: a Discovery Response (candidates, their bindings, scores, components), a status for
 ``/discover`` (404 for a D0 publisher), and agents' metadata. The candidates' endpoints are
@@ -15,11 +21,15 @@ from __future__ import annotations
 import copy
 import json
 from datetime import datetime, timezone
+import re
 from typing import Any
+from urllib.parse import unquote_plus
 
 import pytest
 from werkzeug import Request, Response
 
+from conformance.adp._kinds import (BINDING_FIELDS, CANDIDATE_FIELDS, ERROR_FIELDS, EXAMPLE_FIELDS, METADATA_FIELDS,
+                                    REQUEST_FIELDS, RESPONSE_FIELDS)
 from conformance.harness.driver import ClientDriver
 from conformance.outcomes import untestable
 from conformance.world.scenarios import Recorded, Scenario, ScenarioWorld
@@ -65,7 +75,7 @@ def response(candidates: list[dict], **more: Any) -> dict:
 def metadata(name: str, **more: Any) -> dict:
     """An agent's metadata as a D0 publisher serves it."""
     return {"id": f"urn:adck:agent:{name}", "name": name.replace("-", " ").title(),
-            "description": f"Handles {name.replace('-', ' ')} tasks.", "capability_tags": ["hr"],
+            "description": f"Handles {name.replace('-', ' ')} tasks.", "tags": ["hr"],
             "bindings": [binding(name)], "status": "active", "version": "1", **more}
 
 
@@ -76,11 +86,11 @@ def answer(site: Site, route: Route, request: Request) -> Response:
         agent_id = (path_parameters(route.path, request.path) or {}).get("id", "")
         record = options.get("agents", {}).get(agent_id)
         if record is None:
-            return _json(404, {"error": "not_found", "message": f"no agent {agent_id}"})
+            return _json(404, {"code": "not_found", "message": f"no agent {agent_id}"})
         return _json(200, record)
     status = int(options.get("status", 200))
     if status != 200:
-        return _json(status, {"error": "not_found", "message": "this service answers no Discovery Requests"})
+        return _json(status, {"code": "not_found", "message": "this service answers no Discovery Requests"})
     return _json(200, options.get("response", {}))
 
 
@@ -88,6 +98,42 @@ def _json(status: int, value: Any) -> Response:
     response = Response(json.dumps(value, ensure_ascii=False).encode("utf-8"), status=status)
     response.headers["Content-Type"] = "application/json"
     return response
+
+
+#: The members each object of a scenario may hold (AMB-66): the draft's tables (4.1, 4.4, 4.5,
+#: 6.1, 6.2, 8), the score components 6.3 recommends, and where a table leaves an object's
+#: members open, those of the draft's own examples (6.1: freshness, matched_examples; 5.1's
+#: request members for applied_filters). auth, constraints and signature are open objects.
+COMPONENTS = ("tag", "context", "example", "protocol", "freshness", "policy")
+_SHAPES: dict[str, tuple[tuple[str, ...] | None, dict[str, str]]] = {
+    "response": (RESPONSE_FIELDS, {"candidates": "candidate", "applied_filters": "filters"}),
+    "candidate": (CANDIDATE_FIELDS, {"bindings": "binding", "score_components": "components",
+                                     "freshness": "freshness", "matched_examples": "matched-example"}),
+    "metadata": (METADATA_FIELDS, {"bindings": "binding", "examples": "example"}),
+    "error": (ERROR_FIELDS, {}),
+    "binding": (BINDING_FIELDS, {}),
+    "example": (EXAMPLE_FIELDS, {}),
+    "matched-example": (("id", "score", "text"), {}),
+    "components": (COMPONENTS, {}),
+    "freshness": (("metadata_updated_at", "indexed_at"), {}),
+    "filters": (REQUEST_FIELDS, {}),
+}
+
+
+def undefined_members(value: Any, shape: str, at: str = "") -> list[str]:
+    """Where ``value``, an object of kind ``shape``, holds a member the draft does not define,
+    the deliberate unknown members (``x_...``) excepted: [] for a control object (AMB-66)."""
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in undefined_members(v, shape, f"{at}[{i}]")]
+    if not isinstance(value, dict):
+        return []
+    known, nested = _SHAPES[shape]
+    found = [f"{at}.{k}".lstrip(".") for k in value if known is not None and k not in known
+             and not k.startswith("x_")]
+    for member, kind in nested.items():
+        if member in value:
+            found += undefined_members(value[member], kind, f"{at}.{member}")
+    return found
 
 
 class AdpService:
@@ -127,6 +173,11 @@ class AdpServices:
         top-level members ``extra``), or with ``status`` (404: a D0 publisher); and
         ``GET /agents/{id}`` with each of ``agents`` by its id."""
         body = response(copy.deepcopy(candidates or []), **(extra or {}))
+        stray = undefined_members(body, "response") + [
+            f"agent {a.get('id')}: {p}" for a in agents or [] for p in undefined_members(a, "metadata")]
+        if stray:  # a kit fault: a control scenario must hold only what the draft defines (AMB-66)
+            raise ValueError(f"scenario {name!r} holds members the draft does not define, not named x_...: "
+                             f"{', '.join(stray[:6])}")
         site = Site(hostname="", document={}, routes=(
             Route(self.binding["discover"], handler="adp.client-scenario",
                   options={"kind": "discover", "status": status, "response": body}),
@@ -220,3 +271,50 @@ def must_choose(reply: dict, what: str) -> tuple[str, str | None]:
         untestable(f"offered {what}, the client chose no candidate: {said(reply)}")
     return agent, endpoint
 
+
+
+def request_terms(request: dict) -> set[str]:
+    """What of a Discovery Request would show in a query sent another way: the words of its
+    query (four letters or more) and its tag values, lower case (AMB-67)."""
+    words = {w for w in re.findall(r"[a-z0-9]+", str(request.get("query", "")).lower()) if len(w) >= 4}
+    tags = {str(t).lower() for k in ("required_tags", "preferred_tags", "excluded_tags")
+            for t in request.get(k) or [] if isinstance(t, str)}
+    return words | tags
+
+
+def query_requests(service: AdpService, request: dict) -> list[tuple[Recorded, str]]:
+    """The requests sent to ``service`` that ask it to process a query (AMB-67): any request to
+    its Discovery path; any request but GET or HEAD; any with a body; any whose path or query
+    string carries the Discovery Request's words or tags (percent- and plus-decoded)."""
+    terms = request_terms(request)
+    found = []
+    for r in service.requests():
+        where = unquote_plus(f"{r.path}?{r.query}").lower()
+        carried = sorted(t for t in terms if re.search(rf"(?<![a-z0-9]){re.escape(t)}(?![a-z0-9])", where))
+        if r.path.rstrip("/") == service.binding["discover"]:
+            why = "to its Discovery path"
+        elif r.method not in ("GET", "HEAD"):
+            why = f"a {r.method}"
+        elif r.body:
+            why = "with a body"
+        elif carried:
+            why = f"carrying the request's {', '.join(carried[:3])}"
+        else:
+            continue
+        found.append((r, why))
+    return found
+
+
+def shown(r: Recorded) -> str:
+    return f"{r.method} {r.path}{'?' + r.query if r.query else ''}"
+
+
+def no_choice(reply: dict, what: str, readings: list[str]) -> None:
+    """Every candidate offered was one the client may not invoke: the right answer is ``none``
+    (or ``error``); any choice fails, never a fallback to the top candidate (AMB-69)."""
+    __tracebackhide__ = True
+    if reply.get("outcome") == "selected":
+        from conformance.outcomes import violation
+
+        violation(f"offered {what}, so that every candidate must be refused, {said(reply)} (reading AMB-69: "
+                  f"the right answer is none, never a fallback)", readings=[*readings, "AMB-69"])

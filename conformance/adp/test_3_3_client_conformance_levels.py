@@ -3,10 +3,13 @@ assumed to process queries."""
 
 from __future__ import annotations
 
-from conformance.adp._client_fixtures import candidate, chosen, metadata, said
-from conformance.outcomes import clause, violation
+from conformance.adp._client_fixtures import candidate, chosen, metadata, query_requests, said, shown
+from conformance.outcomes import clause, each_case, violation
 
 NAMES = ("payroll-helper", "onboarding-guide")
+#: The need sent to D0 publishers: words and a tag found in no agent id or path of the
+#: publisher, so that a query sent through any path shows (AMB-67).
+D0_REQUEST = {"query": "reconcile quarterly expense ledgers", "required_tags": ["finance"], "limit": 3}
 
 
 @clause("ADP-3.3-06")
@@ -36,16 +39,36 @@ def test_3_3_client_tolerates_lower_levels(adp_client, adp_services) -> None:
 
 @clause("ADP-3.3-07")
 def test_3_3_client_does_not_query_d0_publisher(adp_client, adp_services) -> None:
-    """"[Clients] MUST NOT assume that a D0 publisher supports query processing." Told that a
-    publisher is at level D0 (params.level), and given the ids of its agents, the client sends
-    it no Discovery Request of any form: no request at all to its /discover path (POST or a GET
-    with a query), and no Discovery Request body to any other path of it (AMB-62)."""
+    """"[Clients] MUST NOT assume that a D0 publisher supports query processing." Told that
+    the publishers of a step are at level D0 (params.level), and given the ids of their agents,
+    the client sends none of them a query of any form, through any path (AMB-62, AMB-67): no
+    request to its Discovery path (POST, or GET with a query), no request but GET or HEAD, no
+    body, and no path or query string carrying the request's words or tags (a GET
+    /search?query=..., /agents?tags=..., /search/<words>). Reading metadata at /agents/{id},
+    and a bare GET of another path, are not queries. Two steps: one D0 publisher; two D0
+    publishers, the first holding none of the agents named, so that the client reads the
+    second (every service of the step, not only the first)."""
     agents = [metadata(n) for n in NAMES]
     ids = [a["id"] for a in agents]
-    service = adp_services.new("publisher-d0", status=404, agents=agents)
-    reply = adp_client.discover(service, agents=ids, level="D0")
-    queried = service.queries() + [r for r in service.requests() if r.method not in ("GET", "HEAD")]
-    if queried:
-        shown = "; ".join(f"{r.method} {r.path}{'?' + r.query if r.query else ''}" for r in queried[:4])
-        violation(f"the publisher was declared D0, and the client sent it {len(queried)} query request(s): "
-                  f"{shown}; {said(reply)}")
+
+    def one(_):
+        service = adp_services.new("publisher-d0", status=404, agents=agents)
+        return [service], adp_client.discover(service, agents=ids, level="D0", request=D0_REQUEST)
+
+    def two(_):
+        first = adp_services.new("publisher-d0-empty", status=404, agents=[metadata("someone-else")])
+        second = adp_services.new("publisher-d0-second", status=404, agents=agents)
+        return [first, second], adp_client.discover(first, also=[second], agents=ids, level="D0", request=D0_REQUEST)
+
+    def check(case) -> None:
+        what, step = case
+        services, reply = step(None)
+        for n, service in enumerate(services, 1):
+            queried = query_requests(service, D0_REQUEST)
+            if queried:
+                sent = "; ".join(f"{shown(r)} ({why})" for r, why in queried[:4])
+                violation(f"{what}: publisher {n} of {len(services)} was declared D0, and the client sent it "
+                          f"{len(queried)} query request(s): {sent}; {said(reply)} (reading AMB-67: a query "
+                          f"through any path, not only /discover)", readings=["AMB-62", "AMB-67"])
+
+    each_case([("one D0 publisher", one), ("two D0 publishers, the agents at the second", two)], check)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.agent.adp_client import ReferenceAdpClient
+from conformance.adp._kinds import CANDIDATE_FIELDS, EXAMPLE_FIELDS, METADATA_FIELDS
+from conformance.agent.adp_client import Need, ReferenceAdpClient
 
 BINDING = {"protocol", "endpoint", "media_types", "interaction_model", "priority"}
 RESPONSE = {"request_id", "generated_at", "applied_filters", "candidates", "warnings", "next_page_token",
@@ -25,6 +26,38 @@ class RejectsUnknownResponseMembers(ReferenceAdpClient):
         if isinstance(value, dict) and not set(value) <= RESPONSE:
             raise LookupError(f"unknown members {sorted(set(value) - RESPONSE)}")
         return super().candidates_in(value)
+
+
+class RejectsUnknownMetadataFields(ReferenceAdpClient):
+    """4.1: validates agent metadata strictly: a record with a top-level member the 4.1 table
+    does not name is not used."""
+
+    def metadata(self, base: str, need: Need) -> list[dict]:
+        found = [m for m in super().metadata(base, need) if set(m) <= set(METADATA_FIELDS)]
+        if not found:
+            raise LookupError("no agent metadata valid under the 4.1 table")
+        return found
+
+
+class RejectsUnknownCandidateMembers(ReferenceAdpClient):
+    """4.1: a candidate with a member the 6.2 table does not name is dropped."""
+
+    def candidates_in(self, value: Any) -> list[dict]:
+        return [c for c in super().candidates_in(value) if set(c) <= set(CANDIDATE_FIELDS)]
+
+
+class RejectsUnknownExampleMembers(ReferenceAdpClient):
+    """4.1: a candidate or record whose examples (published or matched) hold a member the 4.4
+    table does not name (score aside) is not usable."""
+
+    def usable(self, candidate: Any) -> bool:
+        if isinstance(candidate, dict):
+            for member in ("examples", "matched_examples"):
+                items = candidate.get(member)
+                if isinstance(items, list) and any(isinstance(e, dict) and not set(e) <= {*EXAMPLE_FIELDS, "score"}
+                                                   for e in items):
+                    return False
+        return super().usable(candidate)
 
 
 def _numbers(components: Any) -> list[float]:
@@ -54,6 +87,9 @@ class RejectsNonNumericComponents(ReferenceAdpClient):
 VARIANTS = {
     "rejects-unknown-binding-members": RejectsUnknownBindingMembers,
     "rejects-unknown-response-members": RejectsUnknownResponseMembers,
+    "rejects-unknown-metadata-fields": RejectsUnknownMetadataFields,
+    "rejects-unknown-candidate-members": RejectsUnknownCandidateMembers,
+    "rejects-unknown-example-members": RejectsUnknownExampleMembers,
     "sums-score-components": SumsScoreComponents,
     "rejects-non-numeric-components": RejectsNonNumericComponents,
 }
