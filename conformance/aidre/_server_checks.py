@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.aidre._server_fixtures import VECTOR_MEMBERS, Answer, Probe
+from conformance.aidre._server_fixtures import METHOD_REFUSED, VECTOR_MEMBERS, Answer, Probe
 from conformance.document import Document
 from conformance.outcomes import not_applicable, untestable, violation
 
@@ -33,12 +33,6 @@ def must_reject(answer: Answer, what: str, statuses: tuple[int, ...] = (400, 422
     return None
 
 
-def capability(document: Document, name: str) -> Any:
-    value = document.value()
-    caps = value.get("capabilities") if isinstance(value, dict) else None
-    return caps.get(name) if isinstance(caps, dict) else None
-
-
 def vector_of(result: Any) -> list | None:
     """The vector a result carries (vector, vectors or embedding, at its top level or in its
     metadata, AMB-16), or None."""
@@ -56,17 +50,113 @@ def vector_of(result: Any) -> list | None:
     return None
 
 
-def spaces_or_skip(server: Probe, document: Document) -> list[dict]:
-    """The usable advertised embedding spaces; *not-applicable* without any (or when the
-    document says vector queries are not offered, AMB-09)."""
+#: Why a clause that judges only vector queries does not apply (AMB-32).
+NO_VECTORS = "the target does not offer vector queries (§5.3 SHOULD)"
+#: Why a clause that judges only chunk retrieval does not apply (AMB-31).
+NO_CHUNKS = "the target does not offer chunk retrieval (§8 SHOULD; see AIDRE-8-01)"
+
+
+def vector_offer(server: Probe) -> tuple[bool | None, str]:
+    """Whether the target offers vector queries (AMB-32): (True, "") when the discovery document
+    does not set capabilities.query_vector to false, it advertises an embedding space the kit
+    can build a vector for (AMB-10), and a query_vector of that space's declared dimensions is
+    not refused; (False, why) when one of these fails (any 4xx or 5xx refuses: a 400, a 422, a
+    501; a 2xx that is no successful search is offered, and 16.1's to judge); (None, why) when
+    the kit could not tell: no answer, a 429 (the kit's own refusal), or a search resource that
+    refuses POST itself (AIDRE-15.1-02). Every test that sends vector queries asks this one
+    question, so a text-only server is judged on text alone."""
     __tracebackhide__ = True
-    if capability(document, "query_vector") is False:
-        not_applicable("the discovery document says vector queries are not offered (capabilities.query_vector "
-                       "false, AMB-09)")
+    if server.capabilities.get("query_vector") is False:
+        return False, "the discovery document says so (capabilities.query_vector false, AMB-09)"
     spaces = server.usable_spaces()
     if not spaces:
-        not_applicable("the server advertises no embedding space with an id and positive integer dimensions (AMB-10)")
-    return spaces
+        return False, "it advertises no embedding space with an id and positive integer dimensions (AMB-10)"
+    space = spaces[0]
+    answer = server.search(server.vector_body(space, seed=1), method_refusal=True)
+    what = f"a {space['dimensions']}-number query_vector in {space['id']!r}"
+    if answer.ok:
+        return True, ""
+    if answer.status is None or answer.status == 429:
+        return None, f"{what}: {answer.describe()}"
+    if answer.status in METHOD_REFUSED and \
+            server.search(server.text_body(), method_refusal=True).status in METHOD_REFUSED:
+        return None, "the search resource refuses POST itself (see AIDRE-15.1-02)"
+    return False, f"{what} was answered {answer.describe()}"
+
+
+def vector_spaces(server: Probe) -> list[dict]:
+    """The usable advertised embedding spaces when the target offers vector queries, else []:
+    a clause that mixes text and vector cases leaves its vector cases out where they are not
+    offered, or the kit could not tell (AMB-32)."""
+    __tracebackhide__ = True
+    return server.usable_spaces() if vector_offer(server)[0] is True else []
+
+
+def spaces_or_skip(server: Probe, document: Document | None = None) -> list[dict]:
+    """The usable advertised embedding spaces, for a clause that judges vector queries alone;
+    *not-applicable* when the target does not offer vector queries (AMB-09, AMB-32),
+    *untestable* when the kit could not tell."""
+    __tracebackhide__ = True
+    offered, why = vector_offer(server)
+    if offered is False:
+        not_applicable(f"{NO_VECTORS}: {why}")
+    if offered is None:
+        untestable(why)
+    return server.usable_spaces()
+
+
+def _result_ids_seen(server: Probe) -> list[str]:
+    """Ids of results of the two searches :func:`result_ids` sends, none when they fail."""
+    ids: list[str] = []
+    for body in (server.text_body(), server.text_body("invoice", top_k=2)):
+        answer = server.search(body)
+        if answer.successful_search:
+            ids += [r["id"] for r in answer.results if isinstance(r, dict) and isinstance(r.get("id"), str)]
+    return list(dict.fromkeys(ids))
+
+
+def chunk_offer(server: Probe) -> tuple[bool | None, str]:
+    """Whether the target offers chunk retrieval (AMB-31): (True, "") when the discovery
+    document names endpoints.chunk; when it names none, (True, "") only if GET of /chunks/{id}
+    (the path 8 names, AMB-12) for the id of a real search result answers 200 with a JSON
+    object, else (False, why); (None, why) when no search returned an id to try, or that GET
+    got no answer or a 429 (the kit's own refusal)."""
+    __tracebackhide__ = True
+    endpoints = server.endpoints
+    if endpoints.chunk is None:
+        return False, "the discovery document's endpoints.chunk is no {id} template (AMB-12)"
+    if endpoints.chunk_named:
+        return True, ""
+    ids = _result_ids_seen(server)
+    if not ids:
+        return None, ("no successful search returned a result with an id, to look for chunks at /chunks/{id} "
+                      "(see AIDRE-5.2-01)")
+    url = endpoints.chunk_url(ids[0])
+    answer = server.get(url, method_refusal=True)
+    if answer.status == 200 and isinstance(answer.value, dict):
+        return True, ""
+    if answer.status is None or answer.status == 429:  # the kit could not tell
+        return None, f"GET {url} (the path 8 names; the discovery document names no endpoints.chunk): {answer.describe()}"
+    return False, (f"the discovery document names no endpoints.chunk, and GET {url} (the path 8 names) was "
+                   f"answered {answer.describe()}")
+
+
+def chunks_offered(server: Probe) -> bool:
+    """True when the target offers chunk retrieval: a clause that mixes chunk cases with others
+    leaves them out otherwise (AMB-31)."""
+    __tracebackhide__ = True
+    return chunk_offer(server)[0] is True
+
+
+def chunks_or_skip(server: Probe) -> None:
+    """For a clause that judges chunk retrieval alone: *not-applicable* when the target does not
+    offer it, *untestable* when the kit could not tell (AMB-31)."""
+    __tracebackhide__ = True
+    offered, why = chunk_offer(server)
+    if offered is False:
+        not_applicable(f"{NO_CHUNKS}: {why}")
+    if offered is None:
+        untestable(why)
 
 
 def fail_all(problems: list[str], total: int, what: str) -> None:
@@ -90,6 +180,8 @@ def result_ids(server: Probe, count: int = 3) -> list[str]:
 
 
 def chunk_answers(server: Probe, count: int = 3, method_refusal: bool = False) -> list[tuple[str, Answer]]:
+    """GETs of the chunk resource for result ids, whether or not the target offers chunk
+    retrieval: AIDRE-8-01's own observation (the other clauses use :func:`offered_chunk_answers`)."""
     __tracebackhide__ = True
     if server.endpoints.chunk is None:
         untestable("the discovery document names a chunk endpoint that is no {id} template (AMB-12)")
@@ -97,21 +189,30 @@ def chunk_answers(server: Probe, count: int = 3, method_refusal: bool = False) -
             for cid in result_ids(server, count)]
 
 
+def offered_chunk_answers(server: Probe, count: int = 3) -> list[tuple[str, Answer]]:
+    """:func:`chunk_answers` where the target offers chunk retrieval, none where it does not
+    (AMB-31)."""
+    __tracebackhide__ = True
+    return chunk_answers(server, count) if chunks_offered(server) else []
+
+
 def provoked_errors(server: Probe) -> list[tuple[str, object]]:
     """Requests every AIDRE server must refuse or answer with an error, across the resources:
-    a non-positive top_k, a body that is not JSON, an unknown chunk id, a vector of the wrong
-    length, an embedding space nobody advertises."""
+    a non-positive top_k, a body that is not JSON; where the target offers vector queries, a
+    vector of the wrong length and an embedding space nobody advertises; where it offers chunk
+    retrieval, an unknown chunk id (AMB-31, AMB-32: an optional feature's refusal is no error
+    the kit judges)."""
     cases: list[tuple[str, object]] = [
         ("a search with top_k 0", server.search(server.text_body(top_k=0))),
         ("a search whose body is not JSON", server.search(None, raw=b'{"query": "cut')),
-        ("a search with an embedding space nobody advertises",
-         server.search({"query_vector": [0.1, 0.2], "embedding_space": "adck:no-such-space", "top_k": 5})),
     ]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces:
+        cases.append(("a search with an embedding space nobody advertises",
+                      server.search({"query_vector": [0.1, 0.2], "embedding_space": "adck:no-such-space", "top_k": 5})))
         body = server.vector_body(spaces[0], vector=[0.25] * (spaces[0]["dimensions"] + 1))
         cases.append(("a query_vector one number too long", server.search(body)))
-    if server.endpoints.chunk is not None:
+    if chunks_offered(server):
         url = server.endpoints.chunk_url("adck-no-such-chunk-7f3a")
         cases.append(("GET of an unknown chunk id", server.get(url)))
     return cases
@@ -119,10 +220,10 @@ def provoked_errors(server: Probe) -> list[tuple[str, object]]:
 
 def searches_without_vector_request(server: Probe) -> list:
     """Searches that do not ask for vectors: no return object, and a return object without
-    vectors true (AMB-16), as text and (when a space is advertised) vector queries."""
+    vectors true (AMB-16), as text and (when vector queries are offered, AMB-32) vector queries."""
     bodies = [server.text_body(), server.text_body(**{"return": {"text": True, "metadata": True}}),
               server.text_body(**{"return": {"vectors": False}})]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces:
         bodies.append(server.vector_body(spaces[0], seed=2))
     return bodies
@@ -150,7 +251,7 @@ def no_vectors_by_default(server: Probe) -> None:
 def successful_searches_have_results(server: Probe) -> None:
     __tracebackhide__ = True
     bodies = [server.text_body(), server.text_body("invoice", top_k=2)]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces:
         bodies.append(server.vector_body(spaces[0], seed=1))
     problems, judged = [], 0

@@ -72,12 +72,17 @@ NOT_JSON = answers.NOT_JSON
 
 @dataclass(frozen=True)
 class Endpoints:
-    """The resources the discovery document names (AMB-09), resolved against its URL."""
+    """The resources the discovery document names (AMB-09), resolved against its URL.
+
+    ``chunk`` is the document's endpoints.chunk, or /chunks/{id} on its origin when it names
+    none (``chunk_named`` False): a path the kit only guesses, so whether the server offers
+    chunk retrieval there is seen from a real result's id (AMB-31)."""
 
     discovery: str
     search: str | None
     collections: str | None
     chunk: str | None
+    chunk_named: bool = True
 
     def chunk_url(self, chunk_id: str) -> str | None:
         """The chunk resource of ``chunk_id``: {id} expanded as an RFC 6570 simple expansion (AMB-12)."""
@@ -90,12 +95,14 @@ class Server:
     """The AIDRE server under test: every request the suite sends, each distinct one once."""
 
     def __init__(self, fetcher: Fetcher, invoker: Invoker, endpoints: Endpoints, spaces: list[dict],
-                 collections: list[dict]) -> None:
+                 collections: list[dict], capabilities: dict | None = None) -> None:
         self.fetcher = fetcher
         self.invoker = invoker
         self.endpoints = endpoints
         self.spaces = spaces
         self.collections = collections
+        #: The discovery document's capabilities object (AMB-09), {} without one.
+        self.capabilities = capabilities or {}
         self._cache: dict[tuple, Answer] = {}
         self._lock = threading.Lock()
 
@@ -185,11 +192,14 @@ class Probe:
 
     def search(self, body: Any = None, *, method_refusal: bool = False, **kwargs: Any) -> Answer:
         """A search; a 405 or 501 (the resource refusing POST) makes the test *untestable*,
-        naming AIDRE-15.1-02, unless ``method_refusal`` says the test judges that itself."""
+        naming AIDRE-15.1-02, unless ``method_refusal`` says the test judges that itself. A 501
+        to a body holding query_vector is no method refusal: it says vector queries are not
+        implemented (5.3's SHOULD, AMB-32), and is returned as the answer."""
         __tracebackhide__ = True
         answer = self.server.search(body, **kwargs)
         self.used.append(answer)
-        if answer.status in METHOD_REFUSED and not method_refusal:
+        vector = isinstance(body, dict) and "query_vector" in body
+        if answer.status in METHOD_REFUSED and not method_refusal and not (answer.status == 501 and vector):
             untestable(f"the search resource answered {answer.status} (see AIDRE-15.1-02)")
         return answer
 
@@ -249,10 +259,13 @@ def endpoints(discovery: Document, discovery_fetch: Fetch) -> Endpoints:
     chunk = _resolve(base, named.get("chunk"))
     if chunk is not None and "{id}" not in chunk:
         chunk = None
-    if chunk is None and not named.get("chunk"):
-        chunk = _resolve(base, "/chunks/{id}")  # AMB-12: the path 8 names, on the document's origin
+    chunk_named = bool(named.get("chunk"))
+    if chunk is None and not chunk_named:
+        # AMB-12: the path 8 names, on the document's origin; offered only if it serves a
+        # real result's chunk (AMB-31)
+        chunk = _resolve(base, "/chunks/{id}")
     return Endpoints(discovery=base, search=_resolve(base, named.get("search")),
-                     collections=_resolve(base, named.get("collections")), chunk=chunk)
+                     collections=_resolve(base, named.get("collections")), chunk=chunk, chunk_named=chunk_named)
 
 
 @pytest.fixture(scope="session")
@@ -282,7 +295,8 @@ def aidre_server(adck_fetcher: Fetcher, adck_invoker: Invoker, endpoints: Endpoi
                  collections_answer: Answer | None) -> Server:
     value = discovery.value()
     spaces = value.get("embedding_spaces") if isinstance(value.get("embedding_spaces"), list) else []
-    return Server(adck_fetcher, adck_invoker, endpoints, spaces, collection_list(collections_answer))
+    capabilities = value.get("capabilities") if isinstance(value.get("capabilities"), dict) else {}
+    return Server(adck_fetcher, adck_invoker, endpoints, spaces, collection_list(collections_answer), capabilities)
 
 
 @pytest.fixture

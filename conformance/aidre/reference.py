@@ -101,6 +101,10 @@ class Options:
     text_status: int = 200
     #: Status of a vector query of the right length (200 supports them; 400/501 refuse them).
     vector_status: int = 200
+    #: A text-only server (5.3's SHOULD not met): every body holding query_vector is refused
+    #: with this status (400, 501), whatever else it holds, before it is read further (0: vector
+    #: queries are served). Its discovery document says so by a variant's patch.
+    vector_refused_status: int = 0
     #: Status of a query vector whose length differs from the space's dimensions.
     dimension_status: int = 422
     #: Vectors longer than the space are cut, shorter ones padded, instead of refused.
@@ -481,6 +485,8 @@ def search(site: Site, route: Route, request: Request) -> Response:
     if unknown and options.unknown_members == "reject":
         return fail(400, "invalid_request", f"unknown members {unknown}")
     has_text, has_vector = "query" in body, "query_vector" in body
+    if has_vector and options.vector_refused_status:
+        return fail(options.vector_refused_status, "invalid_request", "this server answers text queries only")
     if has_text and has_vector and not options.accept_both:
         return fail(400, "invalid_request", "send exactly one of query and query_vector (5.1)")
     if not has_text and not has_vector and not options.accept_neither:

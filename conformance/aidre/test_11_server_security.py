@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from conformance.aidre._server_checks import fail_all, must_reject, search_reached
+from conformance.aidre._server_checks import (chunks_offered, fail_all, must_reject, no_vectors_by_default,
+                                               search_reached, vector_spaces)
 from conformance.aidre._server_fixtures import Probe
-from conformance.aidre._server_checks import no_vectors_by_default
 from conformance.outcomes import clause, not_applicable
 
 
@@ -18,8 +18,9 @@ def test_11_2_no_vectors_by_default(server: Probe) -> None:
 @clause("AIDRE-11.5-01")
 def test_11_5_input_is_validated(server: Probe) -> None:
     """Servers SHOULD validate input size, dimensionality, and request shape: requests of a
-    wrong shape, and oversized ones, are refused with an error object (4xx), AMB-05, AMB-21."""
-    spaces = server.usable_spaces()
+    wrong shape, and oversized ones, are refused with an error object (4xx), AMB-05, AMB-21; the
+    vector ones where the target offers vector queries (AMB-32)."""
+    spaces = vector_spaces(server)
     space = spaces[0] if spaces else None
     cases = {
         "a body that is a JSON array": [{"query": "invoice"}],
@@ -51,12 +52,13 @@ def test_11_6_protected_collections_need_authorization(server: Probe) -> None:
     """Private or tenant-scoped collections MUST be protected by appropriate authorization
     controls: without credentials, text and vector searches naming one are refused (401, 403 or
     404) or return none of its content, and the chunks of any result they leak are refused too
-    (AMB-22). Sent without the user's credentials (--header) on purpose: what a service answers
-    to them is what the clause judges."""
+    (AMB-22). Vector searches where the target offers vector queries (AMB-32), chunks where it
+    offers chunk retrieval (AMB-31). Sent without the user's credentials (--header) on purpose:
+    what a service answers to them is what the clause judges."""
     protected = server.protected_collections()
     if not protected:
         not_applicable("the collections resource lists no collection with a visibility other than public (AMB-22)")
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     problems, asked = [], 0
     for name in protected:
         bodies = [{"query": "runbook escalation on-call platform", "collection": name, "top_k": 5}]
@@ -72,7 +74,7 @@ def test_11_6_protected_collections_need_authorization(server: Probe) -> None:
                                 f"answered {answer.describe()}")
                 for r in answer.results[:2]:
                     cid = r.get("id") if isinstance(r, dict) else None
-                    if isinstance(cid, str) and server.endpoints.chunk is not None:
+                    if isinstance(cid, str) and chunks_offered(server):
                         chunk = server.get(server.endpoints.chunk_url(cid), credentials=False)
                         if chunk.ok:
                             problems.append(f"its chunk {cid!r} was served without credentials")

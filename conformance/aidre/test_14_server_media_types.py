@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from conformance.aidre._server_checks import fail_all, search_reached
 from conformance.aidre._server_fixtures import MEDIA, NOT_JSON, Answer, Probe
-from conformance.aidre._server_checks import provoked_errors
-from conformance.aidre._server_checks import chunk_answers
+from conformance.aidre._server_checks import chunks_offered, offered_chunk_answers, provoked_errors
 from conformance.outcomes import clause, untestable
 
 
@@ -24,13 +23,14 @@ def _labelled(answers: list[tuple[str, Answer]], what: str) -> None:
 @clause("AIDRE-14.1-01")
 def test_14_1_response_bodies_use_aidre_json(server: Probe) -> None:
     """AIDRE request and response bodies SHOULD use the media type application/aidre+json:
-    successful and error answers of the collections, search and chunk resources (AMB-02)."""
+    successful and error answers of the collections, search and chunk resources (the chunk
+    resource where chunk retrieval is offered, AMB-31), AMB-02."""
     answers: list[tuple[str, Answer]] = []
     text = server.search(server.text_body())
     search_reached(text, "a text search")
     answers.append(("a successful search", text))
     answers += [(what, a) for what, a in provoked_errors(server) if a.is_error]
-    answers += [(f"chunk {cid!r}", a) for cid, a in chunk_answers(server, 1)]
+    answers += [(f"chunk {cid!r}", a) for cid, a in offered_chunk_answers(server, 1)]
     _labelled(answers, "response bodies")
 
 
@@ -45,7 +45,7 @@ def test_14_1_aidre_json_preferred_when_both_acceptable(server: Probe) -> None:
     text = server.search(body, accept=both)
     search_reached(text, "a text search")
     pairs.append((f"a search asked with Accept: {both}", text, server.search(body)))
-    if server.endpoints.chunk is not None:
+    if chunks_offered(server):  # AMB-31
         ids = [r["id"] for r in text.results if isinstance(r, dict) and isinstance(r.get("id"), str)]
         for cid in ids[:1]:
             url = server.endpoints.chunk_url(cid)

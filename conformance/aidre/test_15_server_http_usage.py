@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.aidre._server_checks import fail_all, search_reached
+from conformance.aidre._server_checks import (chunk_answers, chunks_offered, chunks_or_skip, fail_all,
+                                               offered_chunk_answers, search_reached, spaces_or_skip, vector_spaces)
 from conformance.aidre._server_fixtures import MEDIA, METHOD_REFUSED, NOT_JSON, Answer, Endpoints, Probe
-from conformance.aidre._server_checks import chunk_answers
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -45,9 +45,9 @@ def test_15_1_search_supports_post(server: Probe) -> None:
 @clause("AIDRE-15.1-03")
 def test_15_1_chunk_supports_get(server: Probe) -> None:
     """The chunk dereference resource MUST support HTTP GET: GET of a result's id there is not
-    answered 405 or 501 (not applicable when the server has no chunk resource, AMB-12)."""
-    if server.endpoints.chunk is None:
-        not_applicable("the server names no chunk resource")
+    answered 405 or 501 (not applicable when the target does not offer chunk retrieval: the
+    document names no endpoints.chunk and /chunks/{id} serves no real result's chunk, AMB-31)."""
+    chunks_or_skip(server)
     answers = chunk_answers(server, method_refusal=True)
     refused = [f"GET of chunk {cid!r} was answered {a.status}" for cid, a in answers if a.status in METHOD_REFUSED]
     fail_all(refused, len(answers), "chunk GETs were refused as a method")
@@ -66,7 +66,7 @@ def test_15_3_successful_responses_labelled_aidre_json(server: Probe, collection
     text = server.search(server.text_body())
     search_reached(text, "a text search")
     answers.append(("a successful search", text))
-    answers += [(f"chunk {cid!r}", a) for cid, a in chunk_answers(server, 1)]
+    answers += [(f"chunk {cid!r}", a) for cid, a in offered_chunk_answers(server, 1)]
     # an AIDRE body is JSON: a body that is not is another clause's failure (AIDRE-8-01, AIDRE-16.1-01)
     judged = [(w, a) for w, a in answers if a.ok and a.value is not NOT_JSON]
     if not judged:
@@ -93,10 +93,10 @@ def test_15_4_200_for_successful_requests(server: Probe, discovery_fetch: Fetch)
     """200 OK: successful request (not another 2xx such as 203 or 204)."""
     cases = [("GET /.well-known/ai-discovery", Answer(discovery_fetch)),
              ("a text search", server.search(server.text_body()))]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces:
         cases.append(("a vector search", server.search(server.vector_body(spaces[0], seed=1))))
-    cases += [(f"GET of chunk {cid!r}", a) for cid, a in chunk_answers(server, 1)]
+    cases += [(f"GET of chunk {cid!r}", a) for cid, a in offered_chunk_answers(server, 1)]
     successful = [(w, a) for w, a in cases if a.ok]
     if not successful:
         untestable("no request succeeded (see AIDRE-5.2-01)")
@@ -133,9 +133,10 @@ def test_15_4_401_when_authentication_required(server: Probe) -> None:
 @clause("AIDRE-15.4-07")
 def test_15_4_404_for_unknown_identifiers(server: Probe) -> None:
     """404 Not Found: resource identifier not found: GET of a chunk id no result carried, and a
-    search of a collection the server does not list (422 accepted there, AMB-03)."""
+    search of a collection the server does not list (422 accepted there, AMB-03); the chunk
+    case only where chunk retrieval is offered (AMB-31)."""
     cases = []
-    if server.endpoints.chunk is not None:
+    if chunks_offered(server):
         for cid in ("adck-no-such-chunk-7f3a", "doc_999999#chunk_999"):
             cases.append((f"GET of unknown chunk {cid!r}", server.get(server.endpoints.chunk_url(cid)), (404,)))
     unknown = server.search({"query": "invoice", "collection": "adck-no-such-collection"})
@@ -168,11 +169,9 @@ def test_15_4_415_for_unsupported_content_type(server: Probe) -> None:
 @clause("AIDRE-15.4-10")
 def test_15_4_422_for_semantically_invalid_requests(server: Probe, discovery) -> None:
     """422 Unprocessable Entity: semantically invalid request, such as unsupported embedding
-    dimensionality (other semantic errors may be 400: AMB-03)."""
-    spaces = server.usable_spaces()
-    if not spaces:
-        not_applicable("the server advertises no embedding space (AMB-10)")
-    space = spaces[0]
+    dimensionality (other semantic errors may be 400: AMB-03); not applicable where the target
+    does not offer vector queries (AMB-32)."""
+    space = spaces_or_skip(server)[0]
     cases = [(f"a {n}-number query_vector in {space['id']!r}",
               server.search(server.vector_body(space, vector=[0.25] * n)))
              for n in (space["dimensions"] + 1, 1)]

@@ -3,9 +3,9 @@ judged on the answers the server gives."""
 
 from __future__ import annotations
 
-from conformance.aidre._server_checks import fail_all, search_reached
+from conformance.aidre._server_checks import (chunks_offered, fail_all, search_reached,
+                                               successful_searches_have_results, vector_spaces)
 from conformance.aidre._server_fixtures import Probe
-from conformance.aidre._server_checks import successful_searches_have_results
 from conformance.outcomes import clause, untestable
 
 
@@ -19,7 +19,7 @@ def test_16_1_successful_search_response_has_results_array(server: Probe) -> Non
 def _successful(server: Probe) -> list:
     __tracebackhide__ = True
     bodies = [server.text_body(), server.text_body("invoice", top_k=2)]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)  # AMB-32
     if spaces:
         bodies.append(server.vector_body(spaces[0], seed=1))
     answers = []
@@ -60,9 +60,10 @@ def test_16_1_successful_response_contains_meta(server: Probe) -> None:
 
 
 def _error_answers(server: Probe) -> list:
-    """Errors the run provokes anyway: non-positive top_k, no query member, an unknown chunk id."""
+    """Errors the run provokes anyway: non-positive top_k, no query member, an unknown chunk id
+    (where chunk retrieval is offered, AMB-31)."""
     answers = [server.search(server.text_body(top_k=0)), server.search({})]
-    if server.endpoints.chunk is not None:
+    if chunks_offered(server):
         answers.append(server.get(server.endpoints.chunk_url("adck-no-such-chunk-7f3a")))
     return [a for a in answers if a.is_error and isinstance(a.value, dict)]
 

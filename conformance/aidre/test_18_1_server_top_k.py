@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.aidre._server_checks import fail_all, must_reject, search_reached
+from conformance.aidre._server_checks import fail_all, must_reject, search_reached, vector_spaces
 from conformance.aidre._server_fixtures import Answer, Probe
 from conformance.outcomes import clause, untestable, violation
 
@@ -20,9 +20,10 @@ def _meta_top_k(answer: Answer) -> int | None:
 @clause("AIDRE-18.1-01")
 def test_18_1_top_k_is_the_maximum_number_of_results(server: Probe) -> None:
     """The top_k member requests the maximum number of results returned: a search asked with
-    top_k n returns at most n results, for n = 1, 2, 5 and 7, text and vector queries alike."""
+    top_k n returns at most n results, for n = 1, 2, 5 and 7, text and vector queries alike
+    (vector ones where the target offers them, AMB-32)."""
     bodies = [server.text_body("northwind settings", top_k=n) for n in (1, 2, 5, 7)]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces:
         bodies += [server.vector_body(spaces[0], seed=4, top_k=n) for n in (1, 3)]
     problems, judged = [], 0
@@ -50,7 +51,7 @@ def test_18_1_default_top_k_applied(server: Probe, adck_declarations: dict[str, 
     bodies = [server.text_body("northwind settings", top_k=None), server.text_body("invoice tax", top_k=None)]
     if not server.search(server.text_body("northwind settings", top_k=3)).successful_search:
         untestable("a text search with top_k did not succeed either (see AIDRE-5.2-01)")
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces and server.search(server.vector_body(spaces[0], seed=5, top_k=3)).successful_search:
         # only where vector queries work (AIDRE-5.3-01)
         bodies.append(server.vector_body(spaces[0], seed=5, top_k=None))
@@ -82,9 +83,10 @@ def test_18_1_default_top_k_applied(server: Probe, adck_declarations: dict[str, 
 @clause("AIDRE-18.1-03")
 def test_18_1_non_positive_top_k_rejected(server: Probe) -> None:
     """Servers MUST reject non-positive top_k values: 0, -1 and -2147483648, each refused with
-    an error object (400 or 422), text and vector queries alike (AMB-20)."""
+    an error object (400 or 422), text and vector queries alike (vector ones where the target
+    offers them, AMB-32), AMB-20."""
     bodies = [server.text_body(top_k=n) for n in (0, -1, -2147483648)]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces:
         bodies.append(server.vector_body(spaces[0], seed=6, top_k=0))
     problems = []
@@ -147,7 +149,7 @@ def _judge_declared(server: Probe, maximum: int | None, mode: str | None) -> Non
     """18.1-05 under the server's documented maximum and behaviour above it."""
     __tracebackhide__ = True
     shapes = [lambda n: server.text_body("northwind", top_k=n)]
-    spaces = server.usable_spaces()
+    spaces = vector_spaces(server)
     if spaces and server.search(server.vector_body(spaces[0], seed=9, top_k=3)).successful_search:
         shapes.append(lambda n: server.vector_body(spaces[0], seed=9, top_k=n))  # ranks the whole collection
     above = sorted({maximum + 1, HUGE} if maximum is not None else {HUGE})

@@ -24,7 +24,8 @@ TOLERANCE = 1e-4
 def test_19_2_dimension_mismatch_is_422(server: Probe, discovery: Document) -> None:
     """If a query_vector length does not match the dimensions declared for the requested
     embedding space, the server MUST reject the request with 422 Unprocessable Entity: lengths
-    1, d-1, d+1 and 2d (and 0, an empty array), for every advertised space (AMB-10)."""
+    1, d-1, d+1 and 2d (and 0, an empty array), for every advertised space (AMB-10); not
+    applicable where the target does not offer vector queries (AMB-32)."""
     spaces = spaces_or_skip(server, discovery)
     problems, asked = [], 0
     for space in spaces:

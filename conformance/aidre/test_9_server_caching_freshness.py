@@ -3,7 +3,7 @@ resources are exposed (AMB-17)."""
 
 from __future__ import annotations
 
-from conformance.aidre._server_checks import chunk_answers, fail_all, search_reached
+from conformance.aidre._server_checks import fail_all, offered_chunk_answers, search_reached
 from conformance.aidre._server_fixtures import Answer, Endpoints, Probe
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, untestable
@@ -22,8 +22,8 @@ def _exposed(server: Probe, member: str) -> None:
             meta = r.get("metadata") if isinstance(r.get("metadata"), dict) else {}
             if member not in r and member not in meta:
                 problems.append(f"result {r.get('id', '?')!r} has no {member} (in metadata or at its top level)")
-    if server.endpoints.chunk is not None:
-        for cid, answer in chunk_answers(server):
+    if server.endpoints.chunk is not None:  # where chunk retrieval is offered (AMB-31)
+        for cid, answer in offered_chunk_answers(server):
             if answer.status == 200 and isinstance(answer.value, dict):
                 judged += 1
                 meta = answer.value.get("metadata") if isinstance(answer.value.get("metadata"), dict) else {}
@@ -50,13 +50,14 @@ def test_9_updated_at_exposed(server: Probe) -> None:
 def test_9_etag_exposed(server: Probe, discovery_fetch: Fetch, endpoints: Endpoints,
                         collections_answer: Answer | None) -> None:
     """Servers SHOULD expose: etag (the ETag header, or an etag body member, on the discovery
-    document, the collections resource and chunk resources, AMB-17)."""
+    document, the collections resource and chunk resources where chunk retrieval is offered,
+    AMB-17, AMB-31)."""
     resources: list[tuple[str, Answer]] = [("the discovery document", Answer(discovery_fetch))]
     if collections_answer is not None and collections_answer.ok:
         resources.append(("the collections resource", collections_answer))
         server.used.append(collections_answer)
     if endpoints.chunk is not None:
-        resources += [(f"chunk {cid!r}", a) for cid, a in chunk_answers(server, 2) if a.status == 200]
+        resources += [(f"chunk {cid!r}", a) for cid, a in offered_chunk_answers(server, 2) if a.status == 200]
     problems = []
     for what, answer in resources:
         final = answer.final
