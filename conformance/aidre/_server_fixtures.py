@@ -129,6 +129,12 @@ class Server:
             self._cache[key] = answer
         return answer
 
+    def searches_seen(self) -> list[Answer]:
+        """Every search answer of the run so far (the clauses about rate limiting look for its
+        signs in all of them: the kit sends no burst, AMB-07)."""
+        with self._lock:
+            return list(self._cache.values())
+
     def get(self, url: str, accept: str = MEDIA, credentials: bool = True) -> Answer:
         """GET ``url`` once per run (``credentials=False``: without the user's credentials)."""
         return Answer(self.fetcher.get(url, headers={"Accept": accept}, credentials=credentials))
