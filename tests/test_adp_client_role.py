@@ -144,17 +144,32 @@ class ChecksEverythingFirst(ReferenceAdpClient):
         return Chosen("none", refused=refused)
 
 
+class RanksByExampleComponent(ReferenceAdpClient):
+    """Re-ranks each service's candidates by the recommended example component (exact name;
+    candidates without it last): using a component it understands is its own choice, and names
+    that differ in case or by a space are not it (AMB-70)."""
+
+    def order(self, candidates: list[dict]) -> list[dict]:
+        def key(c: dict) -> float:
+            comps = c.get("score_components")
+            value = comps.get("example") if isinstance(comps, dict) else None
+            return -float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+        return sorted(candidates, key=key)
+
+
 best_within_service = make_handler(BestScoreWithinEachService, "best score within each service, last service first")
 asks_across_services = make_handler(ChoosesNothingAmbiguous, "asks the user across services")
 looks_around_d0 = make_handler(LooksAroundD0Publisher, "looks around a D0 publisher without querying it")
 error_when_all_refused = make_handler(ErrorWhenAllRefused, "answers error when every candidate is refused")
 checks_everything_first = make_handler(ChecksEverythingFirst, "checks every candidate of every service first")
+ranks_by_example = make_handler(RanksByExampleComponent, "ranks by the example component within each service")
 
 
 @pytest.mark.parametrize("handler", ["best_within_service", "looks_around_d0", "error_when_all_refused",
-                                     "checks_everything_first"])
+                                     "checks_everything_first", "ranks_by_example"])
 def test_conforming_client_reaches_full(handler: str) -> None:
-    """Readings the kit holds conforming (AMB-60, AMB-67, AMB-68, AMB-69) fail nothing."""
+    """Readings the kit holds conforming (AMB-60, AMB-67, AMB-68, AMB-69, AMB-70) fail nothing."""
     report = quiet_run(DRAFT, f"python:tests.test_adp_client_role:{handler}", roles=["client"]).report
     assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
     assert report.summary.level == "full"

@@ -105,7 +105,7 @@ def _json(status: int, value: Any) -> Response:
 #: members open, those of the draft's own examples (6.1: freshness, matched_examples; 5.1's
 #: request members for applied_filters). auth, constraints and signature are open objects.
 COMPONENTS = ("tag", "context", "example", "protocol", "freshness", "policy")
-_SHAPES: dict[str, tuple[tuple[str, ...] | None, dict[str, str]]] = {
+_SHAPES: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
     "response": (RESPONSE_FIELDS, {"candidates": "candidate", "applied_filters": "filters"}),
     "candidate": (CANDIDATE_FIELDS, {"bindings": "binding", "score_components": "components",
                                      "freshness": "freshness", "matched_examples": "matched-example"}),
@@ -120,19 +120,19 @@ _SHAPES: dict[str, tuple[tuple[str, ...] | None, dict[str, str]]] = {
 }
 
 
-def undefined_members(value: Any, shape: str, at: str = "") -> list[str]:
+def undefined_members(value: Any, shape: str, at: str = "", unknown: tuple[str, ...] = ()) -> list[str]:
     """Where ``value``, an object of kind ``shape``, holds a member the draft does not define,
-    the deliberate unknown members (``x_...``) excepted: [] for a control object (AMB-66)."""
+    the deliberate unknown members (``x_...``, and the names ``unknown`` a test gives) excepted:
+    [] for a control object (AMB-66)."""
     if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in undefined_members(v, shape, f"{at}[{i}]")]
+        return [p for i, v in enumerate(value) for p in undefined_members(v, shape, f"{at}[{i}]", unknown)]
     if not isinstance(value, dict):
         return []
     known, nested = _SHAPES[shape]
-    found = [f"{at}.{k}".lstrip(".") for k in value if known is not None and k not in known
-             and not k.startswith("x_")]
+    found = [f"{at}.{k}".lstrip(".") for k in value if k not in known and not k.startswith("x_") and k not in unknown]
     for member, kind in nested.items():
         if member in value:
-            found += undefined_members(value[member], kind, f"{at}.{member}")
+            found += undefined_members(value[member], kind, f"{at}.{member}", unknown)
     return found
 
 
@@ -168,13 +168,15 @@ class AdpServices:
         self.created: list[AdpService] = []
 
     def new(self, name: str, candidates: list[dict] | None = None, *, status: int = 200,
-            agents: list[dict] | None = None, extra: dict | None = None) -> AdpService:
+            agents: list[dict] | None = None, extra: dict | None = None,
+            unknown: tuple[str, ...] = ()) -> AdpService:
         """A service answering ``POST /discover`` with a response of ``candidates`` (plus the
         top-level members ``extra``), or with ``status`` (404: a D0 publisher); and
-        ``GET /agents/{id}`` with each of ``agents`` by its id."""
+        ``GET /agents/{id}`` with each of ``agents`` by its id. ``unknown``: names of deliberate
+        unknown members the test uses besides ``x_...`` ones (AMB-66)."""
         body = response(copy.deepcopy(candidates or []), **(extra or {}))
-        stray = undefined_members(body, "response") + [
-            f"agent {a.get('id')}: {p}" for a in agents or [] for p in undefined_members(a, "metadata")]
+        stray = undefined_members(body, "response", unknown=unknown) + [
+            f"agent {a.get('id')}: {p}" for a in agents or [] for p in undefined_members(a, "metadata", unknown=unknown)]
         if stray:  # a kit fault: a control scenario must hold only what the draft defines (AMB-66)
             raise ValueError(f"scenario {name!r} holds members the draft does not define, not named x_...: "
                              f"{', '.join(stray[:6])}")

@@ -13,6 +13,7 @@ INVALID = {
     "a URL with no host": "https:///invoke",
     "a URL with white space in its host": "https://agents adck.test/invoke",
     "a URL with a port that is not a number": "https://agents.adck.test:99x/invoke",
+    "a URL with a port out of range (65536)": "https://agents.adck.test:65536/invoke",
     "an empty endpoint": "",
     "a scheme-relative reference": "//agents.adck.test/invoke",
 }
@@ -37,7 +38,7 @@ def test_10_client_checks_revocation_and_endpoint_validity(adp_client, adp_servi
     client may not invoke: one whose credential_refs hold a reference the local policy lists as
     revoked (first, or second of its references; its description says the revocation does not
     apply to it), and ones whose only endpoint is not a valid absolute URL (relative, no host,
-    white space, bad port, empty, scheme-relative). Each is offered where a client may meet it
+    white space, a port that is no number or out of range, empty, scheme-relative). Each is offered where a client may meet it
     (AMB-68): first in a Discovery Response, then an acceptable candidate; twice in a row
     before an acceptable one (every candidate is checked, not only the top one); on the second
     of two services, whose first offers only a refused candidate (every service); in a D0
@@ -55,7 +56,8 @@ def test_10_client_checks_revocation_and_endpoint_validity(adp_client, adp_servi
     def refuses(reply: dict, what: str, bad_ids: set[str]) -> None:
         agent, _ = must_choose(reply, f"{what}, then an acceptable one")
         if agent in bad_ids:
-            violation(f"offered {what} (revoked: {POLICY['revoked']}): {said(reply)}", readings=["AMB-64", "AMB-68"])
+            violation(f"offered {what} (revoked: {POLICY['revoked']}): {said(reply)}",
+                      readings=["AMB-64", "AMB-68"] + (["AMB-70"] if "out of range" in what else []))
 
     def first_then_good(item) -> None:
         what, bad = item

@@ -61,7 +61,8 @@ def test_4_5_client_checks_binding_against_policy(adp_client, adp_services) -> N
         inv = reply.get("invocation") or {}
         if not _allowed(inv.get("protocol"), endpoint):
             violation(f"local policy allows protocols {POLICY['protocols']} and schemes {POLICY['schemes']}; offered "
-                      f"{what}: {said(reply)}, a binding the policy does not allow", readings=["AMB-63", "AMB-68"])
+                      f"{what}: {said(reply)}, a binding the policy does not allow",
+                      readings=["AMB-63", "AMB-68"] + (["AMB-70"] if "near miss" in what or "prefix" in what else []))
 
     def first_then_good(item) -> None:
         what, bad_one = item

@@ -84,6 +84,32 @@ class RejectsNonNumericComponents(ReferenceAdpClient):
         return super().usable(candidate)
 
 
+def _rank_by(candidates: list[dict], name: str, fold) -> list[dict]:
+    def key(c: dict) -> float:
+        comps = c.get("score_components") if isinstance(c.get("score_components"), dict) else {}
+        folded = {fold(k): v for k, v in comps.items() if isinstance(k, str)}
+        value = folded.get(name)
+        return -float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+    return sorted(candidates, key=key)
+
+
+class FoldsComponentNameCase(ReferenceAdpClient):
+    """6.3: re-ranks a service's candidates by the tag component, its name compared without
+    case (TAG is taken for tag)."""
+
+    def order(self, candidates: list[dict]) -> list[dict]:
+        return _rank_by(candidates, "tag", str.lower)
+
+
+class TrimsComponentNames(ReferenceAdpClient):
+    """6.3: re-ranks a service's candidates by the example component, its name compared without
+    surrounding white space ("example " is taken for example)."""
+
+    def order(self, candidates: list[dict]) -> list[dict]:
+        return _rank_by(candidates, "example", str.strip)
+
+
 VARIANTS = {
     "rejects-unknown-binding-members": RejectsUnknownBindingMembers,
     "rejects-unknown-response-members": RejectsUnknownResponseMembers,
@@ -92,4 +118,6 @@ VARIANTS = {
     "rejects-unknown-example-members": RejectsUnknownExampleMembers,
     "sums-score-components": SumsScoreComponents,
     "rejects-non-numeric-components": RejectsNonNumericComponents,
+    "folds-component-name-case": FoldsComponentNameCase,
+    "trims-component-names": TrimsComponentNames,
 }

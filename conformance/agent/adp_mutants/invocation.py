@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -56,6 +57,28 @@ class ValidatesSchemeOnly(ReferenceAdpClient):
         return isinstance(endpoint, str) and bool(urlsplit(endpoint).scheme)
 
 
+class MatchesProtocolByPrefix(ReferenceAdpClient):
+    """4.5: a binding's protocol is allowed when an allowed protocol starts with it (http passes
+    for https, a2 for a2a)."""
+
+    def binding_allowed(self, binding: dict, policy: Policy) -> bool:
+        protocol = binding.get("protocol")
+        scheme = urlsplit(str(binding.get("endpoint"))).scheme.lower()
+        return (isinstance(protocol, str) and bool(protocol)
+                and any(p.startswith(protocol.lower()) for p in policy.protocols) and scheme in policy.schemes)
+
+
+class AcceptsAnyNumericPort(ReferenceAdpClient):
+    """10: an endpoint's port is valid when it is made of digits, whatever its value."""
+
+    def endpoint_valid(self, endpoint: Any) -> bool:
+        if isinstance(endpoint, str):
+            m = re.match(r"^([a-zA-Z][\w+.-]*://[^/:\s]+):(\d+)(/.*)?$", endpoint)
+            if m:
+                endpoint = m.group(1) + (m.group(3) or "")
+        return super().endpoint_valid(endpoint)
+
+
 class ResolvesRelativeEndpoints(ReferenceAdpClient):
     """10: a relative, empty or scheme-relative endpoint is taken against the agents' host, as a
     browser would resolve it."""
@@ -80,4 +103,6 @@ VARIANTS = {
     "checks-first-credential-only": ChecksFirstCredentialOnly,
     "validates-scheme-only": ValidatesSchemeOnly,
     "resolves-relative-endpoints": ResolvesRelativeEndpoints,
+    "matches-protocol-by-prefix": MatchesProtocolByPrefix,
+    "accepts-any-numeric-port": AcceptsAnyNumericPort,
 }

@@ -46,7 +46,20 @@ class PrefersHigherMeanService(_Pooling):
         return [(base, c) for base, items in sorted(pools, key=lambda p: -mean(p[1])) for c in items]
 
 
+class MergesByScoreShare(_Pooling):
+    """6.3: normalises each service's scores by their sum (each candidate's share of its
+    service's total), merges the services and takes the highest share."""
+
+    def pick(self, pools):
+        merged = []
+        for base, items in pools:
+            total = sum(map(_score, items)) or 1.0
+            merged += [(base, c, _score(c) / total) for c in items]
+        return [(base, c) for base, c, _ in sorted(merged, key=lambda x: -x[2])]
+
+
 VARIANTS = {
     "merges-by-raw-score": MergesByRawScore,
     "prefers-higher-mean-service": PrefersHigherMeanService,
+    "merges-by-score-share": MergesByScoreShare,
 }
