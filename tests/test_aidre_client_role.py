@@ -65,7 +65,7 @@ def test_cmd_and_python_paths_give_the_same_verdicts() -> None:
 
 class KeepsServerOrder(ReferenceAidreClient):
     """Presents results in the order the server listed them, page after page, never re-ranking
-    (AMB-54: no cosine assumed), and escapes every non-ASCII character as \\uXXXX (AMB-58)."""
+    (AMB-59: no cosine assumed), and escapes every non-ASCII character as \\uXXXX (AMB-58)."""
 
     def rank(self, results: list[dict], declared: dict | None) -> list[dict]:
         return list(results)
@@ -85,6 +85,15 @@ class UnusualHeaders(ReferenceAidreClient):
         return f"application/json, */*;q=0.1, {MEDIA.upper()} ; q=0.5"
 
 
+class SortsHigherScoreFirst(ReferenceAidreClient):
+    """Sorts the results of every vector search by descending score, whatever the declared
+    distance (l2 included): the draft gives score no direction (AMB-06), so an order by score,
+    either way, assumes no cosine (AMB-59)."""
+
+    def better(self, declared: dict | None) -> str | None:
+        return "higher" if declared is not None else None
+
+
 class TextOnly(ReferenceAidreClient):
     """Sends text queries only and reads one page: claims neither aidre.vector nor aidre.pagination."""
 
@@ -93,13 +102,14 @@ class TextOnly(ReferenceAidreClient):
 
 keeps_server_order = make_handler(KeepsServerOrder, "keeps the server's order, escapes non-ASCII")
 unusual_headers = make_handler(UnusualHeaders, "charset parameter, Accept among others")
+sorts_higher_score_first = make_handler(SortsHigherScoreFirst, "sorts by descending score in every space")
 text_only = make_handler(TextOnly, "text queries, one page")
 
 
 @pytest.mark.mutants
-@pytest.mark.parametrize("handler", ["keeps_server_order", "unusual_headers"])
+@pytest.mark.parametrize("handler", ["keeps_server_order", "unusual_headers", "sorts_higher_score_first"])
 def test_conforming_clients_reach_full(handler: str) -> None:
-    """Readings the kit holds conforming (AMB-51, AMB-52, AMB-54, AMB-58) must not fail anything."""
+    """Readings the kit holds conforming (AMB-51, AMB-52, AMB-58, AMB-59) must not fail anything."""
     report = quiet_run(DRAFT, f"python:tests.test_aidre_client_role:{handler}", roles=["client"]).report
     assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
     assert report.summary.level == "full"
@@ -115,3 +125,53 @@ def test_features_the_client_does_not_claim_are_not_applicable_never_failed() ->
     assert {cid: o for cid, o in got.items() if o in ("fail", "error")} == {}
     assert report.summary.level == "full"
 
+
+
+# ---------------------------------------------------------------- what the scenarios hold
+
+def _members_beyond_the_draft(value: dict, kind: str, where: str) -> list[str]:
+    from conformance.aidre._client_fixtures import DRAFT_MEMBERS
+
+    return [f"{where}.{name}" for name in value if name not in DRAFT_MEMBERS[kind]]
+
+
+def test_control_documents_hold_only_what_the_draft_defines() -> None:
+    """The discovery documents, search answers and error objects the kit serves a client hold
+    only members the draft defines (AMB-61), so that a client refusing unknown members fails
+    the unknown-member clauses (AIDRE-20.3-01, AIDRE-23.2-02) and no other: the member a
+    cursor comes back in is the scenario server's own knowledge, never announced (AMB-50)."""
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request
+
+    from conformance.aidre import scenario_server
+    from conformance.aidre._client_fixtures import COSINE, DOT, DOT_UNIT, L2, L2_CASED, discovery_document
+    from conformance.world.site import Route, Site
+
+    document = discovery_document((COSINE, L2, DOT, DOT_UNIT, L2_CASED))
+    beyond = _members_beyond_the_draft(document, "document", "document")
+    for member, kind in (("endpoints", "endpoints"), ("capabilities", "capabilities"), ("auth", "auth")):
+        beyond += _members_beyond_the_draft(document[member], kind, member)
+    for index, space in enumerate(document["embedding_spaces"]):
+        beyond += _members_beyond_the_draft(space, "embedding_space", f"embedding_spaces[{index}]")
+
+    def answer(host: str, body: dict, **options) -> dict:
+        scenario_server.forget(host)
+        route = Route("/search", handler="aidre.scenario_search",
+                      options={"cursor_styles": ["base64"], "top_k": 2, "cursor_member": "cursor", **options})
+        request = Request(EnvironBuilder(method="POST", path="/search", json=body).get_environ())
+        site = Site(hostname=host, document=document, routes=(route,))
+        return json.loads(scenario_server.search(site, route, request).get_data())
+
+    first = answer("members-1.adck.test", {"query": "single sign-on setup", "return": {"vectors": True}})
+    vectors = answer("members-2.adck.test", {"query_vector": [3.0, 4.0] + [0.0] * 46, "embedding_space": L2},
+                     vectors=[["doc_1#chunk_1", [1.0] * 48], ["doc_1#chunk_2", [2.0] * 48]], return_vectors=True)
+    error = answer("members-3.adck.test", {"query": "x"}, fail=[422, "invalid_embedding_dimension"])
+    for name, value in (("text answer", first), ("vector answer", vectors)):
+        beyond += _members_beyond_the_draft(value, "answer", name)
+        beyond += _members_beyond_the_draft(value["meta"], "meta", f"{name}.meta")
+        for item in value["results"]:
+            beyond += _members_beyond_the_draft(item, "result", f"{name}.result")
+            beyond += _members_beyond_the_draft(item["metadata"], "metadata", f"{name}.result.metadata")
+    beyond += _members_beyond_the_draft(error, "error", "error")
+    assert beyond == []
+    assert first["meta"]["next_cursor"] and all("vectors" in r for r in vectors["results"])

@@ -10,8 +10,8 @@ lookup, 3.3), sends the search to ``endpoints.search`` with POST (6.1), a body o
 ``application/aidre+json`` in UTF-8 (14.1, 14.2, 15.2) holding exactly one of ``query`` and
 ``query_vector`` (5.1), the latter with its ``embedding_space`` (5.3) and normalised when the
 space declares ``normalized: true`` (19.4); it follows ``meta.next_cursor`` for as many pages as
-asked, sending each cursor back unchanged in the member ``limits.cursor_member`` of the
-discovery document names (18.2; the draft names none), ignores members it does not know
+asked, sending each cursor back unchanged in the request member ``cursor`` (18.2; the draft
+names none: AMB-50), ignores members it does not know
 (20.3, 23.2), and ranks vector results by the distance the space declares, never assuming
 cosine (19.3). It sends no request the draft does not describe.
 
@@ -159,8 +159,9 @@ class ReferenceAidreClient:
         raise Refused("unsupported-embedding-space", f"the server does not declare the embedding space {space_id!r}")
 
     def cursor_member(self, document: dict) -> str:
-        """18.2: the request member that carries a cursor back. The draft names none; the
-        discovery document's ``limits.cursor_member`` does (the kit's reading), else ``cursor``."""
+        """18.2: the request member that carries a cursor back. The draft names none (AMB-08,
+        AMB-50): ``cursor``, unless the discovery document's extension member
+        ``limits.cursor_member`` (the kit's reference server's) names another."""
         limits = document.get("limits")
         member = limits.get("cursor_member") if isinstance(limits, dict) else None
         return member if isinstance(member, str) and member else "cursor"

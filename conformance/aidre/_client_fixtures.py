@@ -36,12 +36,40 @@ SEARCH = "/search"
 MEDIA = "application/aidre+json"
 COSINE, L2, DOT, DOT_UNIT = ("adck:hash-64:cosine:v1", "adck:hash-48:l2:v1", "adck:hash-48:dot:v1",
                              "adck:hash-64:dot-unit:v1")
+#: An l2 space whose id has capitals and a non-ASCII letter (AMB-62).
+L2_CASED = "ADCK:Hash-48:L2:R\u00e9vision-2"
 #: A text query the corpus answers with many results (several pages at a small top_k).
 TEXT = "single sign-on setup"
 
 
-def discovery_document(spaces: tuple[str, ...] = (COSINE, L2), cursor_member: str = "cursor") -> dict:
-    """A scenario's discovery document, its endpoints on its own name (``{host}``)."""
+#: The members the draft defines (in its text, its examples and its ABNF: 3.4, 7.2, 7.3, 16.2,
+#: 17.1, 18.3, 19.1, 20.1, 24.1, 24.2, 25) in each object a client reads: the scenarios' control
+#: documents and answers hold these only (AMB-61); members the draft does not define appear in
+#: the unknown-member scenarios alone, under names chosen to be found (UNKNOWN_IN_DISCOVERY,
+#: scenario_server._unknown).
+DRAFT_MEMBERS: dict[str, frozenset[str]] = {
+    "document": frozenset({"version", "service", "organization", "endpoints", "capabilities", "embedding_spaces",
+                           "auth"}),
+    "endpoints": frozenset({"search", "collections", "chunk"}),
+    "capabilities": frozenset({"query_text", "query_vector", "return_text", "return_semantic_payload",
+                               "return_vectors", "delta_sync"}),
+    "embedding_space": frozenset({"id", "dimensions", "distance", "normalized", "provider", "model", "revision"}),
+    "auth": frozenset({"type"}),
+    "answer": frozenset({"request_id", "collection", "results", "meta"}),
+    "meta": frozenset({"returned", "top_k", "next_cursor"}),
+    "result": frozenset({"id", "score", "metadata", "text", "semantic_payload", "source", "vectors"}),
+    "metadata": frozenset({"updated_at", "canonical", "visibility", "content_hash"}),
+    "error": frozenset({"error", "message", "details", "request_id"}),
+}
+#: The request member the scenarios' servers take a cursor back in (the draft names none:
+#: AMB-08). Not announced anywhere a client reads: a client may put the cursor, unchanged, in
+#: any member the draft does not define, and the scenario server finds it there (AMB-50).
+CURSOR_MEMBER = "cursor"
+
+
+def discovery_document(spaces: tuple[str, ...] = (COSINE, L2)) -> dict:
+    """A scenario's discovery document, its endpoints on its own name (``{host}``): the members
+    of the draft's 24.1 example and 19.1, nothing else (AMB-61)."""
     return {
         "version": "1",
         "service": "AIDRE",
@@ -51,8 +79,6 @@ def discovery_document(spaces: tuple[str, ...] = (COSINE, L2), cursor_member: st
         "capabilities": {"query_text": True, "query_vector": True, "return_text": True,
                          "return_semantic_payload": False, "return_vectors": False, "delta_sync": False},
         "embedding_spaces": [declaration(s) for s in spaces],
-        "limits": {"default_top_k": 5, "max_top_k": scenario_server.MAX_TOP_K, "top_k_above_max": "clamp",
-                   "unsupported_return": "ignore", "cursor_member": cursor_member},
         "auth": {"type": "none"},
     }
 
@@ -72,8 +98,10 @@ def raw_vector(text: str, dims: int) -> list[float]:
 class AidreScenario:
     """One origin for one client check."""
 
-    def __init__(self, web: Scenario, document: dict) -> None:
+    def __init__(self, web: Scenario, document: dict, cursor_member: str = CURSOR_MEMBER) -> None:
         self.web, self.document = web, document
+        #: The request member the scenario's server takes a cursor back in (AMB-50).
+        self.cursor_member = cursor_member
 
     @property
     def host(self) -> str:
@@ -82,10 +110,6 @@ class AidreScenario:
     @property
     def authority(self) -> str:
         return f"https://{self.host}"
-
-    @property
-    def cursor_member(self) -> str:
-        return self.document["limits"]["cursor_member"]
 
     def requests(self, path: str | None = None) -> list[Recorded]:
         return [r for r in self.web.requests() if path is None or r.path == path]
@@ -110,26 +134,34 @@ class AidreScenarios:
 
     def new(self, name: str, *, spaces: tuple[str, ...] = (COSINE, L2), cursor_styles: tuple[str, ...] = ("token",),
             top_k: int = 3, unknown: bool = False, patch: list[dict] | None = None,
-            fail: tuple[int, str] | None = None) -> AidreScenario:
+            fail: tuple[int, str] | None = None, total: int | None = None,
+            vectors: list[tuple[str, list[float]]] | None = None) -> AidreScenario:
         """An origin whose search endpoint pages ``top_k`` results at a time with cursors of
         ``cursor_styles`` in turn; ``unknown`` adds unknown members to every search answer (an
         error object too); ``patch`` (JSON Patch) changes the discovery document; ``fail``
-        (status, error value) answers every search with that error object instead."""
+        (status, error value) answers every search with that error object instead; ``total``
+        caps the results a search finds; ``vectors`` (id, vector) is the collection vector
+        queries search, each result carrying its vector (``vectors``), and the document says
+        ``return_vectors: true``."""
         from conformance.world.site import apply_patch
 
+        if vectors:
+            patch = [{"op": "replace", "path": "/capabilities/return_vectors", "value": True}, *(patch or [])]
         document = apply_patch(discovery_document(spaces), patch or [])
         site = Site(hostname="", document=document, routes=(
             Route(WELL_KNOWN, body="document", method="GET",
                   headers=(("Content-Type", "application/json"), ("Cache-Control", "max-age=300"))),
             Route(SEARCH, handler="aidre.scenario_search",
                   options={"cursor_styles": list(cursor_styles), "top_k": top_k, "unknown": unknown,
-                           "cursor_member": document["limits"]["cursor_member"], "fail": list(fail or [])}),
+                           "cursor_member": CURSOR_MEMBER, "fail": list(fail or []), "total": total,
+                           "vectors": [[cid, list(v)] for cid, v in vectors or []],
+                           "return_vectors": bool(vectors)}),
             Route("/collections", handler="aidre.collections"),
             Route("/chunks/{id}", handler="aidre.chunk"),
         ))
         web = self.world.add(name, site)
         scenario_server.forget(web.host)
-        scenario = AidreScenario(web, web.site.document)
+        scenario = AidreScenario(web, web.site.document, CURSOR_MEMBER)
         self.created.append(scenario)
         return scenario
 
@@ -310,17 +342,25 @@ def check_accept(client: AidreClient, scenarios: AidreScenarios) -> None:
         violation(f"{len(wrong)} of the {len(sent)} requests the client sent do not list {MEDIA} as acceptable: {shown}")
 
 
-#: Members the draft does not define, at every level of the discovery document (AMB-57).
+#: Members the draft does not define, at every level of the discovery document (AMB-57): x_
+#: names holding every kind of JSON value; limits, the kit's reference server's extension member
+#: (AMB-61); and case twins of members the draft defines, after them, holding values a client
+#: that read them would act on: another search endpoint, another distance, no vector queries (AMB-60).
 UNKNOWN_IN_DISCOVERY = [
     {"op": "add", "path": "/x_vendor", "value": {"plan": "enterprise", "regions": ["eu", "us"], "sla": None}},
     {"op": "add", "path": "/x_list", "value": [1, "two", {"three": 3}]},
     {"op": "add", "path": "/x_null", "value": None},
+    {"op": "add", "path": "/limits", "value": {"default_top_k": 5, "max_top_k": 50, "top_k_above_max": "clamp",
+                                               "unsupported_return": "ignore", "cursor_member": "cursor"}},
+    {"op": "add", "path": "/limits/x_burst", "value": 10},
     {"op": "add", "path": "/endpoints/x_stream", "value": "https://{host}/stream"},
     {"op": "add", "path": "/capabilities/x_rerank", "value": True},
     {"op": "add", "path": "/embedding_spaces/0/x_quantization", "value": {"type": "int8", "scale": 0.5}},
     {"op": "add", "path": "/embedding_spaces/1/x_tags", "value": ["beta"]},
-    {"op": "add", "path": "/limits/x_burst", "value": 10},
     {"op": "add", "path": "/auth/x_scopes", "value": ["read"]},
+    {"op": "add", "path": "/Endpoints", "value": {"search": "https://{host}/x-search"}},
+    {"op": "add", "path": "/capabilities/Query_Vector", "value": False},
+    {"op": "add", "path": "/embedding_spaces/0/Distance", "value": "l2"},
 ]
 
 
@@ -344,11 +384,15 @@ def check_unknown_members(client: AidreClient, scenarios: AidreScenarios) -> Non
             return baseline, []
         return baseline, [
             ("members the draft does not define at every level of the discovery document "
-             "(x_vendor, x_list, x_null at the top, x_stream in endpoints, x_rerank in capabilities, "
-             "x_quantization and x_tags in the embedding spaces, x_burst in limits, x_scopes in auth)",
+             "(x_vendor, x_list, x_null and limits at the top, x_stream in endpoints, x_rerank in capabilities, "
+             "x_quantization and x_tags in the embedding spaces, x_burst in limits, x_scopes in auth; and, "
+             "after the members they differ from in letter case only, Endpoints with another search endpoint, "
+             "capabilities.Query_Vector false, Distance l2 in the cosine space)",
              steps(scenarios.new("unknown-discovery-members", patch=UNKNOWN_IN_DISCOVERY))),
             ("members the draft does not define at every level of each search answer (objects, arrays, "
-             "null and numbers at the top, in meta, in each result and in its metadata)",
+             "null and numbers at the top, in meta, in each result and in its metadata; and, after the "
+             "members they differ from in letter case only, Results [] at the top, Next_Cursor and Returned "
+             "in meta, ID and Score in each result)",
              steps(scenarios.new("unknown-response-members", unknown=True)))]
 
     def errors() -> tuple[dict, dict]:
@@ -365,9 +409,10 @@ def check_unknown_members(client: AidreClient, scenarios: AidreScenarios) -> Non
         for (what, before), (_, after) in zip(baseline, replies):
             if after.get("outcome") != "results" or ids(after) != ids(before):
                 violation(f"with {where}, for {what} {said(after)} ({ids(after)[:5]}), where without them it "
-                          f"reported {len(ids(before))} results ({ids(before)[:5]})")
+                          f"reported {len(ids(before))} results ({ids(before)[:5]})",
+                          readings=("AMB-57", "AMB-60", "AMB-61"))
     plain, extended = shared(client, scenarios, "unknown-error-members", errors)
     if (plain.get("outcome"), plain.get("error_kind")) != (extended.get("outcome"), extended.get("error_kind")):
         violation(f"a search answered 422 with the error object {{error, message, details, request_id}}: {said(plain)}; "
                   f"the same error object with members the draft does not define (at its top level and in "
-                  f"details): {said(extended)}")
+                  f"details, and Error after error): {said(extended)}", readings=("AMB-57", "AMB-60"))

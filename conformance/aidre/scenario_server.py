@@ -13,10 +13,20 @@ The handler ``aidre.scenario_search`` (:data:`conformance.world.handlers.HANDLER
 the search endpoint of a scenario; its route ``options`` say how:
 
 * ``cursor_styles``: the formats of the cursors it mints, one per page in turn (:data:`STYLES`);
-* ``cursor_member``: the request member that carries a cursor back (the discovery
-  document's ``limits.cursor_member``);
+* ``cursor_member``: the request member that carries a cursor back (the draft names none,
+  AMB-08; default ``cursor``, the kit's reference server's). A cursor this server minted is
+  also found, unchanged, in any other member the draft does not define for requests
+  (AMB-50: the member is the client's choice); the scenario's discovery document says
+  nothing of it, so that it holds only what the draft defines;
 * ``unknown``: add members the draft does not define at every level of each answer;
 * ``top_k``: the default page size (without ``top_k`` in the request);
+* ``total``: the search finds at most this many results (so that the last page can be full
+  and carry no ``next_cursor``);
+* ``vectors``: ``[[id, vector], ...]``, the collection a vector query searches instead of the
+  reference corpus (ids of the corpus, for their metadata; vectors of the space's dimensions),
+  ranked by the distance the space declares;
+* ``return_vectors``: every result carries its vector in ``vectors`` (20.1's name for the
+  field; 7.3), asked or not (otherwise only when the request's ``return.vectors`` is true);
 * ``fail``: answer every search with this error instead (``[status, error value]``).
 
 Every answer is recorded (:func:`served`): the kit compares what a client reports and the
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -36,7 +47,7 @@ from urllib.parse import quote
 
 from werkzeug import Request, Response
 
-from conformance.aidre.reference import SPACES, corpus, scores, text_search
+from conformance.aidre.reference import SPACES, corpus, embed, scores, text_search
 from conformance.world.handlers import request_body
 from conformance.world.site import Route, Site
 
@@ -48,10 +59,14 @@ SCENARIO_SPACES: dict[str, tuple[str, str, bool]] = {
     "adck:hash-48:l2:v1": ("adck:hash-48:l2:v1", "l2", False),
     "adck:hash-48:dot:v1": ("adck:hash-48:l2:v1", "dot", False),
     "adck:hash-64:dot-unit:v1": ("adck:hash-64:cosine:v1", "dot", True),
+    # An id a client changes if it changes ids at all: capitals, a non-ASCII letter (é, NFC).
+    "ADCK:Hash-48:L2:R\u00e9vision-2": ("adck:hash-48:l2:v1", "l2", False),
 }
 #: Cursor formats: none is more than an opaque string to a client.
 STYLES = ("token", "base64", "base64-std", "json", "url", "long", "unicode", "padded", "escapes", "controls")
 MAX_TOP_K = 50
+#: The members the draft defines for a search request (5, 6.2, 6.3, 20.1, 24.2, 25).
+REQUEST_MEMBERS = frozenset({"query", "query_vector", "embedding_space", "collection", "top_k", "return"})
 
 
 def declaration(space: str) -> dict:
@@ -158,17 +173,66 @@ def _space_for(body: dict) -> str | None:
     return next((s for s, (base, _, _) in SCENARIO_SPACES.items() if SPACES[base][0] == length), None)
 
 
-def _ranked(key: tuple) -> list[tuple[str, float]]:
+def _ranked(key: tuple, options: dict) -> list[tuple[str, float]]:
     if key[0] == "text":
-        return text_search(key[1], "docs")
-    base, distance, _ = SCENARIO_SPACES[key[1]]
-    return scores(list(key[2]), base, distance, "docs")
+        ranked = text_search(key[1], "docs")
+    elif options.get("vectors"):
+        ranked = _own_scores(list(key[2]), SCENARIO_SPACES[key[1]][1], options["vectors"])
+    else:
+        base, distance, _ = SCENARIO_SPACES[key[1]]
+        ranked = scores(list(key[2]), base, distance, "docs")
+    total = options.get("total")
+    return ranked[:total] if isinstance(total, int) else ranked
+
+
+def distance_of(query: list[float], vector: list[float], distance: str) -> float:
+    """The score of ``vector`` for ``query`` by ``distance`` (cosine, dot: similarity; l2:
+    Euclidean distance), rounded to 6 decimals as the scenario serves it."""
+    dot = math.fsum(q * v for q, v in zip(query, vector))
+    if distance == "dot":
+        value = dot
+    elif distance == "cosine":
+        norms = math.sqrt(math.fsum(q * q for q in query)) * math.sqrt(math.fsum(v * v for v in vector))
+        value = dot / norms if norms else 0.0
+    else:
+        value = math.sqrt(math.fsum((q - v) ** 2 for q, v in zip(query, vector)))
+    return round(value, 6)
+
+
+def _own_scores(query: list[float], distance: str, vectors: list) -> list[tuple[str, float]]:
+    """A scenario's own collection ranked by ``distance``: best first, ties by id."""
+    scored = [(cid, distance_of(query, vector, distance)) for cid, vector in vectors]
+    return sorted(scored, key=lambda item: (item[1] if distance == "l2" else -item[1], item[0]))
+
+
+def _cursor_of(host: str, body: dict, member: str) -> Any:
+    """The cursor a request carries: in ``member``, or else a cursor this server minted,
+    unchanged, in any member the draft does not define for requests (AMB-50)."""
+    if body.get(member) is not None:
+        return body[member]
+    with _lock:
+        return next((value for name, value in body.items() if name not in REQUEST_MEMBERS and isinstance(value, str)
+                     and (host, value) in _cursors), None)
+
+
+#: Unknown members whose names differ from a member the draft defines only in letter case
+#: (25 spells every member name case-sensitively, %s"..."), placed after it: a client that
+#: matches member names case-insensitively, the last one winning (Go's encoding/json), reads
+#: these instead of the real ones (AMB-60).
+CASE_TWINS: dict[str, dict[str, Any]] = {
+    "response": {"Results": []},
+    "meta": {"Next_Cursor": "not-a-cursor-of-this-server", "Returned": 0},
+    "result": {"ID": "doc_0#chunk_0", "Score": -7.5},
+    "error": {"Error": "rate_limited"},
+}
 
 
 def _unknown(value: dict, where: str) -> dict:
-    """``value`` with members the draft does not define: an object, an array, null, a number."""
+    """``value`` with members the draft does not define: an object, an array, null, a number,
+    and the case twins of some it defines (:data:`CASE_TWINS`)."""
     return {**value, f"x_{where}_trace": {"id": secrets.token_hex(3), "spans": [1, 2, {"deep": None}]},
-            f"x_{where}_flags": ["beta", 7], f"x_{where}_none": None, f"x_{where}_weight": 0.25}
+            f"x_{where}_flags": ["beta", 7], f"x_{where}_none": None, f"x_{where}_weight": 0.25,
+            **CASE_TWINS.get(where, {})}
 
 
 def search(site: Site, route: Route, request: Request) -> Response:
@@ -187,8 +251,7 @@ def search(site: Site, route: Route, request: Request) -> Response:
         status, code = options["fail"]
         return _error(host, status, code, "this scenario's server answers every search with an error",
                       unknown=bool(options.get("unknown")))
-    member = options.get("cursor_member", "cursor")
-    cursor = body.get(member)
+    cursor = _cursor_of(host, body, options.get("cursor_member") or "cursor")
     top_k = body.get("top_k")
     if not isinstance(top_k, int) or isinstance(top_k, bool) or top_k <= 0:
         top_k = options.get("top_k", 5)
@@ -215,8 +278,11 @@ def search(site: Site, route: Route, request: Request) -> Response:
             key = ("vector", space, tuple(float(x) for x in vector))
         else:  # neither: answered as a search for the collection's name (tolerance)
             key = ("text", "northwind")
-    ranked = _ranked(key)
+    ranked = _ranked(key, options)
     page = ranked[offset:offset + top_k]
+    wanted = body.get("return")
+    wants_vectors = isinstance(wanted, dict) and wanted.get("vectors") is True
+    own = {cid: list(vector) for cid, vector in options.get("vectors") or []}
     chunks = corpus().by_id
     results = []
     for cid, score in page:
@@ -225,6 +291,8 @@ def search(site: Site, route: Route, request: Request) -> Response:
                     "content_hash": found["content_hash"]}
         result = {"id": cid, "score": score,
                   "metadata": _unknown(metadata, "metadata") if options.get("unknown") else metadata}
+        if key[0] == "vector" and (options.get("return_vectors") or wants_vectors):
+            result["vectors"] = own.get(cid) or embed(found["text"], SCENARIO_SPACES[key[1]][0])
         results.append(_unknown(result, "result") if options.get("unknown") else result)
     meta: dict[str, Any] = {"returned": len(results), "top_k": top_k}
     next_cursor = None

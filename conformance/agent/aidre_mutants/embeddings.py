@@ -1,18 +1,46 @@
-"""Broken AIDRE clients: distance (19.3) and normalisation (19.4)."""
+"""Broken AIDRE clients: distance (19.3), normalisation (19.4), the embedding space named (5.3)."""
 
 from __future__ import annotations
 
 import math
 
-from conformance.agent.aidre_client import ReferenceAidreClient
+from conformance.agent.aidre_client import Found, Query, ReferenceAidreClient
 
 
-class RanksHigherScoreFirst(ReferenceAidreClient):
-    """19.3: ranks vector results by descending score whatever the declared distance (an l2
-    distance read as a cosine similarity)."""
+def _cosine(a: list[float], b: list[float]) -> float:
+    norms = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
+    return math.fsum(x * y for x, y in zip(a, b)) / norms if norms else 0.0
 
-    def better(self, declared: dict | None) -> str | None:
-        return "higher" if declared is not None else None
+
+class RanksByCosineOfReturnedVectors(ReferenceAidreClient):
+    """19.3: where results carry their vectors, ranks them by the cosine similarity of the
+    query and each vector, whatever distance the space declares."""
+
+    def search(self, authority: str, query: Query) -> Found:
+        self._query, self._vectors = query.vector, {}
+        return super().search(authority, query)
+
+    def entry(self, item: dict) -> dict:
+        vector = item.get("vectors")
+        if isinstance(vector, list) and all(isinstance(x, (int, float)) for x in vector):
+            self._vectors[item["id"]] = [float(x) for x in vector]
+        return super().entry(item)
+
+    def rank(self, results: list[dict], declared: dict | None) -> list[dict]:
+        if declared is None or not self._query or not results or any(r["id"] not in self._vectors for r in results):
+            return super().rank(results, declared)
+        return sorted(results, key=lambda r: -_cosine(self._query, self._vectors[r["id"]]))
+
+
+class ClampsScoresToCosineRange(ReferenceAidreClient):
+    """19.3: takes every vector result's score for a cosine similarity and clamps it to
+    [-1, 1] (the score it reports, and ranks by)."""
+
+    def rank(self, results: list[dict], declared: dict | None) -> list[dict]:
+        if declared is not None:
+            results = [{**r, "score": max(-1.0, min(1.0, r["score"])) if r["score"] is not None else None}
+                       for r in results]
+        return super().rank(results, declared)
 
 
 class DropsScoresOutsideCosineRange(ReferenceAidreClient):
@@ -54,8 +82,36 @@ class NormalizesWithL1Norm(ReferenceAidreClient):
         return [x / total for x in vector] if total else list(vector)
 
 
+class LowerCasesSpaceId(ReferenceAidreClient):
+    """5.3: sends the embedding space's id lower-cased (a case-insensitive registry of spaces)."""
+
+    def first_body(self, query: Query, declared: dict | None) -> dict:
+        body = super().first_body(query, declared)
+        if isinstance(body.get("embedding_space"), str):
+            body["embedding_space"] = body["embedding_space"].lower()
+        return body
+
+
+class PicksSpaceByDimension(ReferenceAidreClient):
+    """5.3: names the first declared embedding space of the vector's length, not the one the
+    vector belongs to."""
+
+    def search(self, authority: str, query: Query) -> Found:
+        self._length = len(query.vector) if query.vector is not None else None
+        return super().search(authority, query)
+
+    def space(self, document: dict, space_id: str | None) -> dict:
+        for item in document.get("embedding_spaces") or []:
+            if isinstance(item, dict) and item.get("dimensions") == self._length:
+                return item
+        return super().space(document, space_id)
+
+
 VARIANTS = {
-    "ranks-higher-score-first": RanksHigherScoreFirst,
+    "ranks-by-cosine-of-returned-vectors": RanksByCosineOfReturnedVectors,
+    "clamps-scores-to-cosine-range": ClampsScoresToCosineRange,
+    "lower-cases-space-id": LowerCasesSpaceId,
+    "picks-space-by-dimension": PicksSpaceByDimension,
     "drops-scores-outside-cosine-range": DropsScoresOutsideCosineRange,
     "normalizes-every-vector": NormalizesEveryVector,
     "sends-raw-vector": SendsRawVector,

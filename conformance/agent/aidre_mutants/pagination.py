@@ -38,8 +38,51 @@ class TruncatesLongCursor(ReferenceAidreClient):
         return super().next_body(first, cursor[:1024], member)
 
 
+class _GuessesOnFullPage(ReferenceAidreClient):
+    """A client that takes a full page without next_cursor for "maybe more" and makes a
+    cursor of its own (:meth:`made`) to ask for the next page."""
+
+    def next_cursor(self, value: dict) -> str | None:
+        cursor = super().next_cursor(value)
+        meta = value.get("meta") if isinstance(value.get("meta"), dict) else {}
+        if cursor is not None:
+            self._last = cursor
+            return cursor
+        results = value.get("results") or []
+        if results and meta.get("returned") == meta.get("top_k") == len(results):
+            return self.made(getattr(self, "_last", None), results)
+        return None
+
+    def made(self, last: str | None, results: list) -> str | None:
+        raise NotImplementedError
+
+
+class ContinuesBase64OffsetPastTheEnd(_GuessesOnFullPage):
+    """18.2: after a full page without next_cursor, decodes the previous cursor (base64url of a
+    JSON offset) and asks for the page after it, with an offset of its own making."""
+
+    def made(self, last: str | None, results: list) -> str | None:
+        try:
+            decoded = json.loads(base64.urlsafe_b64decode(last + "=" * (-len(last) % 4)))
+            offset = int(decoded["offset"]) + len(results)
+        except (TypeError, ValueError, KeyError):
+            return None
+        return base64.urlsafe_b64encode(json.dumps({"offset": offset}).encode()).decode().rstrip("=")
+
+
+class BuildsKeysetCursorPastTheEnd(_GuessesOnFullPage):
+    """18.2: after a full page without next_cursor, asks for more with a keyset cursor of its
+    own ({"after": the last result's id}), as its other backends page."""
+
+    def made(self, last: str | None, results: list) -> str | None:
+        tail = results[-1]
+        return json.dumps({"after": tail.get("id")}) if isinstance(tail, dict) else None
+
+
 VARIANTS = {
     "rebuilds-base64-offset-cursor": RebuildsBase64OffsetCursor,
     "percent-decodes-cursor": PercentDecodesCursor,
     "truncates-long-cursor": TruncatesLongCursor,
+    "continues-base64-offset-past-the-end": ContinuesBase64OffsetPastTheEnd,
+    "builds-keyset-cursor-past-the-end": BuildsKeysetCursorPastTheEnd,
 }
