@@ -60,6 +60,34 @@ def test_service_mutant_fails_exactly_its_clause(name: str) -> None:
     assert result_of.evidence, "a failing clause shows the exchanges it judged"
 
 
+#: Conforming services that settle a reading (fixtures/adp/mutants-readings.toml): each is an
+#: implementation its sentence allows that an earlier reading failed; the clauses it must pass.
+READINGS = load_mutants(DRAFT, "conforming", file="mutants-readings.toml")
+READING_PASSES = {
+    "timestamps-only": ["ADP-7.7-02"],
+    "sequence-numbers": ["ADP-7.7-02"],
+    "normalized-records": ["ADP-7.7-03", "ADP-4.9-01", "ADP-7.7-05", "ADP-9.1-01", "ADP-7.7-02"],
+    "conditional-updates": ["ADP-7.7-04", "ADP-7.7-05", "ADP-7.7-02", "ADP-4.2-01"],
+    "search-lag": ["ADP-4.2-01", "ADP-4.2-03", "ADP-7.7-04"],
+}
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("name", sorted(READINGS))
+def test_a_conforming_reading_variant_fails_nothing(name: str) -> None:
+    """A service the draft allows is failed by no clause, reaches its `expect`, and passes the
+    clauses whose reading it settles (an earlier reading failed it there)."""
+    variant = READINGS[name]
+    result = quiet_run(DRAFT, f"builtin:{name}")
+    report = result.report
+    assert failing(report) == set(), [f"{r.clause}: {r.message}" for r in report.failing()]
+    assert report.summary.level == variant.expect, (report.summary.level, report.summary.partial_reasons)
+    outcomes = {r.clause: r for r in report.results}
+    assert name in READING_PASSES, f"say which clauses {name} settles"
+    for cid in READING_PASSES[name]:
+        assert outcomes[cid].outcome == "pass", (cid, outcomes[cid].outcome, outcomes[cid].message)
+
+
 def test_service_without_registration_is_full_with_registration_clauses_not_applicable() -> None:
     report = quiet_run(DRAFT, "builtin:no-registration").report
     assert failing(report) == set(), [f"{r.clause}: {r.message}" for r in report.failing()]

@@ -160,15 +160,17 @@ class Service:
             self._cache[key] = answer
         return answer
 
-    def put_agent(self, agent_id: str, metadata: Any, fresh: str = "") -> Answer:
-        """PUT {base}/agents/{id} (a registration: opt-in, budgeted), once per distinct body."""
+    def put_agent(self, agent_id: str, metadata: Any, fresh: str = "", if_match: str = "") -> Answer:
+        """PUT {base}/agents/{id} (a registration: opt-in, budgeted), once per distinct body;
+        ``if_match`` sends that entity tag as If-Match (AMB-53)."""
         __tracebackhide__ = True
         content = json.dumps(metadata, ensure_ascii=False).encode("utf-8")
-        key = ("PUT", agent_id, content, fresh)
+        key = ("PUT", agent_id, content, fresh, if_match)
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
-        fetch = self.invoker.post(self.agent_url(agent_id), content, headers={"Accept": ACCEPT}, method="PUT")
+        headers = {"Accept": ACCEPT} | ({"If-Match": if_match} if if_match else {})
+        fetch = self.invoker.post(self.agent_url(agent_id), content, headers=headers, method="PUT")
         answer = Answer(fetch, metadata)
         with self._lock:
             self._cache[key] = answer
@@ -305,9 +307,24 @@ class Probe:
     def get_agent(self, agent_id: str, fresh: str = "") -> Answer:
         return self._use(self.service.get_agent(agent_id, fresh))
 
-    def put_agent(self, agent_id: str, metadata: Any, fresh: str = "") -> Answer:
+    def put_agent(self, agent_id: str, metadata: Any, fresh: str = "", if_match: str = "") -> Answer:
         __tracebackhide__ = True
-        return self._use(self.service.put_agent(agent_id, metadata, fresh))
+        return self._use(self.service.put_agent(agent_id, metadata, fresh, if_match))
+
+    def update(self, metadata: dict, fresh: str = "") -> Answer:
+        """PUT ``metadata`` over a registered record, as the service's own freshness mechanism
+        asks: a service that takes updates only with a precondition (428 Precondition Required,
+        or 412) is sent the update again with If-Match: the entity tag GET serves the record
+        with (AMB-53). A refusal the kit caused by leaving out a precondition is never the
+        service's failure; the kit's stale updates are never sent so (they must not replace)."""
+        __tracebackhide__ = True
+        answer = self.put_agent(metadata["id"], metadata, fresh)
+        if answer.status in (412, 428):
+            current = self.get_agent(metadata["id"], fresh=f"if-match-{fresh}-{metadata.get('updated_at')}-{metadata.get('version')}")
+            tag = current.final.header("ETag") if current.ok and current.final is not None else None
+            if tag and tag.strip():
+                answer = self.put_agent(metadata["id"], metadata, fresh, if_match=tag.strip())
+        return answer
 
     def require_registration(self) -> None:
         """*not applicable* unless the target declares registration (AMB-01, AMB-40)."""
@@ -341,6 +358,26 @@ def response_or_untestable(answer: Answer, what: str) -> None:
     reached(answer, what)
     if not answer.is_response:
         untestable(f"{what} was answered {answer.describe()}, not a Discovery Response (see ADP-3.3-02)")
+
+
+def same_value(served: Any, sent: Any) -> bool:
+    """Whether a member a service serves holds the value the kit registered, as the record's
+    data rather than its bytes (AMB-52): equal JSON, or two RFC 3339 strings naming the same
+    instant ("2026-06-01T00:00:00Z" is "2026-06-01T00:00:00.000+00:00")."""
+    if served == sent:
+        return True
+    a, b = parse_time(served), parse_time(sent)
+    return a is not None and b is not None and a == b and isinstance(served, str) and isinstance(sent, str)
+
+
+def stale_values(served: Any, stale: dict, newer: dict) -> dict:
+    """The members of ``served`` that show ``stale``'s own values (where they differ from
+    ``newer``'s): a stale update that replaced the newer record, wholly or in part (AMB-48,
+    AMB-52). Members the service normalised or added show nothing."""
+    if not isinstance(served, dict):
+        return {}
+    return {k: served[k] for k in stale if k in served and not same_value(stale[k], newer.get(k))
+            and same_value(served[k], stale[k])}
 
 
 def names_filter(reported: list, name: str) -> bool:

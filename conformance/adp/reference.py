@@ -165,8 +165,21 @@ class Options:
     #: Private members (billing) shown in detail=summary candidates.
     summary_private: tuple = ()
     #: Validators of GET /agents/{id}: "etag" (an ETag of the record), "none", "constant" (one
-    #: ETag per id, whatever the record holds).
+    #: ETag per id, whatever the record holds), "per-response" (a new ETag on every response,
+    #: the record changed or not), "sequence" (no ETag: the record is served with a member
+    #: "sequence", the number of the change that last wrote it, counted over the whole service).
     validators: str = "etag"
+    #: Updates of a registered record only with a precondition (entity tags as the freshness
+    #: mechanism): a PUT over an existing record without If-Match is answered 428, one whose
+    #: If-Match is not the record's ETag 412; new registrations need none.
+    conditional_updates: bool = False
+    #: Registered records stored normalised: updated_at and expires_at written again as
+    #: "2026-06-01T00:00:00.000+00:00" (the same instant), and each binding without an
+    #: interaction_model given "request-response".
+    normalized_records: bool = False
+    #: Registrations reach the search index only at its next rebuild, never within a run:
+    #: GET serves a registered record at once, Discovery Requests do not return it.
+    search_lag: bool = False
 
     @classmethod
     def of_site(cls, site: Site) -> "Options":
@@ -192,6 +205,8 @@ class Entry:
     record: dict
     source: str  # "bundled" or "registered"
     indexed_at: str
+    #: The number of the change that last wrote the record (a sequence number over the service).
+    seq: int = 0
 
 
 @dataclass
@@ -199,6 +214,14 @@ class State:
     entries: list[Entry]
     log: list[tuple[str, str]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: The last change number given (the bundled records are changes 1 to n).
+    changes: int = 0
+
+    def wrote(self, entry: Entry) -> Entry:
+        """Give ``entry`` the next change number (call with the lock held)."""
+        self.changes += 1
+        entry.seq = self.changes
+        return entry
 
 
 _STATES: dict[tuple[int, str], State] = {}
@@ -211,7 +234,9 @@ def state(site: Site, request: Request) -> State:
     with _STATES_LOCK:
         if key not in _STATES:
             indexed = site.document.get("service", {}).get("indexed_at", "2026-11-01T00:00:00Z")
-            _STATES[key] = State([Entry(copy.deepcopy(r), "bundled", indexed) for r in site.document.get("agents", [])])
+            agents = site.document.get("agents", [])
+            _STATES[key] = State([Entry(copy.deepcopy(r), "bundled", indexed, i + 1) for i, r in enumerate(agents)],
+                                 changes=len(agents))
         return _STATES[key]
 
 
@@ -540,6 +565,8 @@ def discover(site: Site, route: Route, request: Request) -> Response:
             warnings.append(f"hard filter constraints.{name} is not supported and was not applied")
     chosen = []
     for entry in entries:
+        if options.search_lag and entry.source == "registered":
+            continue  # not indexed yet
         if expired(entry, options, moment) or not _passes(entry.record, body, options):
             continue
         chosen.append((entry, _score(entry.record, body, moment, options)))
@@ -636,10 +663,38 @@ def _strip_unknown(record: dict, how: str) -> dict:
 def _etag(record: dict, options: Options | None = None) -> dict[str, str]:
     """The ETag header of a record (7.7's entity tags): changes whenever the record does."""
     how = options.validators if options is not None else "etag"
-    if how == "none":
+    if how in ("none", "sequence"):
         return {}
+    if how == "per-response":
+        return {"ETag": f'"{uuid.uuid4().hex[:16]}"'}
     basis = {"id": record.get("id")} if how == "constant" else record
     return {"ETag": '"' + hashlib.sha256(json.dumps(basis, sort_keys=True).encode()).hexdigest()[:16] + '"'}
+
+
+def _normalized(body: dict) -> dict:
+    """A registered record as a normalising store keeps it: the same instants written with
+    milliseconds and +00:00, bindings given the default interaction_model."""
+    out = copy.deepcopy(body)
+    for name in ("updated_at", "expires_at"):
+        moment = parse_time(out.get(name))
+        if moment is not None:
+            out[name] = moment.astimezone(timezone.utc).isoformat(timespec="milliseconds")
+    for binding in out.get("bindings", []) if isinstance(out.get("bindings"), list) else []:
+        if isinstance(binding, dict):
+            binding.setdefault("interaction_model", "request-response")
+    return out
+
+
+def _precondition(request: Request, existing: Entry | None, options: Options) -> Response | None:
+    """The refusal of an update without the precondition a conditional store asks for, or None."""
+    if not options.conditional_updates or existing is None:
+        return None
+    asked = request.headers.get("If-Match")
+    if not asked:
+        return error(options, 428, "precondition_required", "send updates of this record with If-Match: its ETag")
+    if asked.strip() not in ("*", _etag(existing.record)["ETag"]):
+        return error(options, 412, "precondition_failed", "the record changed since that ETag: GET it again")
+    return None
 
 
 def _registration_error(body: Any, agent_id: str, options: Options) -> str | None:
@@ -702,6 +757,8 @@ def agent(site: Site, route: Route, request: Request) -> Response:
             record = _strip_unknown(record, options.relay_drop)
         if options.id_form == "lower-get" and isinstance(record.get("id"), str):
             record = record | {"id": record["id"].lower()}
+        if options.validators == "sequence":
+            record = record | {"sequence": entry.seq}
         return _json(200, record, {"Allow": allow} | _etag(record, options))
     if request.method != "PUT" or not options.registration:
         response = error(options, 405, options.invalid_code, f"this resource answers {allow}")
@@ -717,9 +774,14 @@ def agent(site: Site, route: Route, request: Request) -> Response:
     why = _registration_error(body, agent_id, options)
     if why:
         return _refusal(options, why)
+    if options.normalized_records:
+        body = _normalized(body)
     moment = stamp(now())
     with current.lock:
         same = [e for e in current.entries if e.record.get("id") == agent_id]
+        refused = _precondition(request, same[-1] if same else None, options)
+        if refused is not None:
+            return refused
         named = [e for e in current.entries if e.record.get("name") == body.get("name") and e.record.get("id") != agent_id]
         if named and options.name_unique == "conflict":
             return error(options, 409, "conflict", f"an agent named {body.get('name')!r} is registered")
@@ -727,14 +789,14 @@ def agent(site: Site, route: Route, request: Request) -> Response:
             for e in named:
                 current.entries.remove(e)
         if not same:
-            current.entries.append(Entry(copy.deepcopy(body), "registered", moment))
+            current.entries.append(current.wrote(Entry(copy.deepcopy(body), "registered", moment)))
             return _json(201, body, _etag(body, options))
         existing = same[-1]
         if existing.record == body:
             if options.idempotent == "conflict":
                 return error(options, 409, "conflict", "this registration exists")
             if options.idempotent == "duplicate":
-                current.entries.append(Entry(copy.deepcopy(body), "registered", moment))
+                current.entries.append(current.wrote(Entry(copy.deepcopy(body), "registered", moment)))
             return _json(200, body, _etag(body, options))
         old, new = parse_time(existing.record.get("updated_at")), parse_time(body.get("updated_at"))
         if old is not None and new is not None and new < old:
@@ -744,12 +806,15 @@ def agent(site: Site, route: Route, request: Request) -> Response:
             if options.stale == "merge":
                 merged = copy.deepcopy(existing.record) | {k: v for k, v in body.items() if k != "updated_at"}
                 existing.record = merged
+                current.wrote(existing)
                 return _json(200, merged)
             existing.record, existing.indexed_at = copy.deepcopy(body), moment
+            current.wrote(existing)
             return _json(200, body)
         if options.refresh == "refused":
             return error(options, 409, "conflict", "this id is registered")
         if options.refresh == "ignored":
             return _json(200, existing.record)
         existing.record, existing.indexed_at = copy.deepcopy(body), moment
+        current.wrote(existing)
         return _json(200, body, _etag(body, options))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conformance.adp._service_fixtures import Probe, response_or_untestable
-from conformance.outcomes import clause, violation
+from conformance.outcomes import clause, untestable, violation
 
 #: Two multi-purpose agents, each with examples of two unrelated capability modes. The query
 #: restates each agent's SECOND example, so a service that matches only an agent's first example,
@@ -33,13 +33,16 @@ def test_7_3_example_level_matching(service: Probe) -> None:
                                         examples=[{"id": f"ex-{i + 1}", "text": t} for i, t in enumerate(texts)])
         service.register(metadata, what=f"registering the multi-purpose agent {slug}")
         ids[slug] = metadata["id"]
-    problems, sides = [], []
+    problems, sides, found = [], [], 0
     for slug, texts in AGENTS.items():
         other = next(s for s in AGENTS if s != slug)
         answer = service.discover({"query": texts[1], "required_tags": [shared], "include_evidence": True,
                                    "limit": 10})
         response_or_untestable(answer, "a request restating one example of a registered agent")
         ranked = [i for i in answer.ids if i in ids.values()]
+        found += bool(ranked)
+        if not ranked:
+            continue  # neither agent discoverable yet, which the draft leaves to the service (AMB-54)
         if ids[slug] not in ranked:
             problems.append(f"the query {texts[1]!r} (restating example 2 of {slug}) does not return {slug} "
                             f"(candidates {repr(answer.ids[:5])[:300]})")
@@ -57,10 +60,13 @@ def test_7_3_example_level_matching(service: Probe) -> None:
             sides.append((mine > theirs, said))
         elif ranked[0] != ids[slug]:
             problems.append(f"{said}, and ranks {other} first")
+    if not found:
+        untestable("neither registered agent is returned by a request for its shared tag: registrations not "
+                   "discoverable yet (AMB-54)")
     if len(sides) == 2 and sides[0][0] != sides[1][0] and not problems:
         problems.append(f"the two queries favour different agents by score: {sides[0][1]}; {sides[1][1]}")
     if problems:
-        violation("; ".join(problems))
+        violation("; ".join(problems), readings=("AMB-49",))
 
 
 def _number(value: object) -> bool:
