@@ -51,6 +51,11 @@ class Options:
     error_body: str = "problem"
     #: Status of a request whose input does not conform to the inputs schema.
     invalid_input_status: int = 400
+    #: Body form of that answer ("problem", "json" or "text"; empty: the general errors' form).
+    invalid_input_body: str = ""
+    #: Bring an input the inputs schema rejects into it where it can, and run it: a number past a
+    #: bound is set to the bound, a string past maxLength cut (a lenient host: 5.2-07, AMB-34).
+    clamp_inputs: bool = False
     #: The agent of a mismatched envelope wins over the URL's (with mismatch_status 2xx).
     trust_envelope: bool = False
     #: Operation assumed when the envelope names none (5.1 recommends "default"); "" rejects
@@ -157,6 +162,32 @@ def instance_of(schema: Any, depth: int = 0) -> Any:
     return {}
 
 
+def clamped(schema: Any, value: dict) -> dict:
+    """``value`` with each member the schema's properties bound brought within the bounds: a
+    number below minimum (or at exclusiveMinimum) raised to the nearest value allowed, one
+    above lowered, a string longer than maxLength cut. Anything else is left as it is."""
+    props = schema.get("properties") if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) else {}
+    out = dict(value)
+    for name, sub in props.items():
+        member = out.get(name)
+        if not isinstance(sub, dict) or isinstance(member, bool):
+            continue
+        if isinstance(member, (int, float)):
+            step = 1 if sub.get("type") == "integer" else 1e-9
+            if isinstance(sub.get("minimum"), (int, float)):
+                member = max(member, sub["minimum"])
+            if isinstance(sub.get("exclusiveMinimum"), (int, float)):
+                member = max(member, sub["exclusiveMinimum"] + step)
+            if isinstance(sub.get("maximum"), (int, float)):
+                member = min(member, sub["maximum"])
+            if isinstance(sub.get("exclusiveMaximum"), (int, float)):
+                member = min(member, sub["exclusiveMaximum"] - step)
+            out[name] = member
+        elif isinstance(member, str) and isinstance(sub.get("maxLength"), int):
+            out[name] = member[:sub["maxLength"]]
+    return out
+
+
 def _validator(schema: Any):
     from conformance.schemas import offline_validator
 
@@ -238,11 +269,14 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
                        "the envelope's input must be a JSON object (5.1)")
     if options.stricter_inputs:
         inputs = {"allOf": [inputs, options.stricter_inputs]}
+    if options.clamp_inputs:
+        envelope = {**envelope, "input": clamped(inputs, envelope["input"])}
     errors = sorted(_validator(inputs).iter_errors(envelope["input"]), key=lambda e: list(e.absolute_path))
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
         return problem(options, options.invalid_input_status, "Invalid Input",
-                       f"input does not conform to the inputs schema at {where}: {errors[0].message}")
+                       f"input does not conform to the inputs schema at {where}: {errors[0].message}",
+                       body=options.invalid_input_body or None)
     if options.not_found_envelopes and not any(_validator(options.not_found_envelopes).iter_errors(envelope)):
         return problem(options, 404, "Not Found", f"agent {agent_id!r} has nothing for this input")
     output = instance_of(outputs)
