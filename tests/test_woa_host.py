@@ -277,6 +277,26 @@ def test_an_agent_slower_than_the_timeout_is_not_judged_on_it() -> None:
     assert report.summary.level == "partial"
 
 
+def test_one_case_cut_short_by_the_timeout_is_never_a_pass() -> None:
+    """A host that answers every invocation but one in time: the one the kit's --timeout cut
+    short (the envelope sent with a charset parameter) leaves each clause whose space holds it
+    untestable, naming --timeout, though every other case passed (never a pass on part of the
+    space); the rest of the run is judged as usual."""
+    slow = mutate(_rest_only_site(), Mutant(name="slow-charset", clause=None, summary="slow", routes=(
+        {"path": "/agents/{agent_id}/invoke", "options": {"slow_seconds": 3.0, "slow_content_type": "charset"}},)))
+    with live(slow) as reach:
+        result = ends(quiet_run, DRAFT, "https://host.adck.test", seed=3, invoke=True, timeout=1.0,
+                      clauses=["WOA-4.3.1-12", "WOA-4.3.1-13"], **reach)
+    report = result.report
+    assert report is not None
+    assert [(r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")] == []
+    for cid in ("WOA-4.3.1-12", "WOA-4.3.1-13"):
+        result_of = {r.clause: r for r in report.results}[cid]
+        assert result_of.outcome == "untestable", (cid, result_of.message)
+        assert "--timeout of 1 s; raise --timeout to judge it" in result_of.message, (cid, result_of.message)
+        assert "the others passed" in result_of.message, (cid, result_of.message)
+
+
 @pytest.mark.parametrize("way", ["garbage", "refused"])
 def test_an_invocation_endpoint_that_breaks_the_connection_fails(way: str) -> None:
     """No HTTP answer that is not the kit's time limit fails WOA-4.3.1-12: a REST server that answers

@@ -27,7 +27,8 @@ from conformance.document import Document, loads
 from conformance.fetch import Exchange, Fetch, Fetcher
 from conformance.generated import shown
 from conformance.invoke import Invoker
-from conformance.outcomes import ClauseViolation, NotApplicable, Untestable, each_case, not_applicable, untestable, violation  # noqa: F401
+from conformance.outcomes import ClauseViolation, NotApplicable, Untestable, not_applicable, untestable, violation  # noqa: F401
+from conformance.outcomes import each_case as _each_case
 from conformance.targets import Target
 from conformance.woa import inputs as woa_inputs
 
@@ -111,6 +112,50 @@ def delivered(fetch: Fetch) -> Exchange:
     if not 200 <= final.status < 300:
         untestable(f"{fetch.url} answered {final.status} {final.reason}, not the document (see WOA-3-01)")
     return final
+
+
+def _kit_limit(case: Any) -> str | None:
+    """The kit's own limit that cut ``case`` short (its --timeout, its --max-body), in words, or
+    None: a case of a clause's space is a :class:`Call`, a (Call, ...) pair, or a
+    :class:`RestServer`."""
+    if isinstance(case, tuple) and case:
+        case = case[0]
+    fetch = case.fetch if isinstance(case, (Call, RestServer)) else None
+    if fetch is None:
+        return None
+    if fetch.error_kind == "timeout":
+        limit = case.time_limit if isinstance(case, Call) else None
+        return ("no answer within the kit's --timeout" + (f" of {limit:g} s" if limit else "")
+                + "; raise --timeout to judge it")
+    if fetch.error_kind == "too-large" or (fetch.final is not None and fetch.final.body_truncated):
+        return "the answer is larger than the kit reads (--max-body); raise --max-body to judge it"
+    return None
+
+
+def each_case(cases: Iterable[Any], check: Callable[[Any], None]) -> None:
+    """:func:`conformance.outcomes.each_case` for the host's invocations, which never counts a
+    clause as passed when the kit's own limits cut one of its cases short: a case left
+    untestable because the kit's --timeout (or --max-body) ended it makes the clause
+    *untestable*, naming the limit, though every other case passed (a MUST whose case space
+    was cut short is never passed). A failing case still fails the clause."""
+    __tracebackhide__ = True
+    cut: list[tuple[Any, str]] = []
+
+    def judged(case: Any) -> None:
+        try:
+            check(case)
+        except Untestable:
+            why = _kit_limit(case)
+            if why:
+                cut.append((case, why))
+            raise
+
+    cases = list(cases)
+    _each_case(cases, judged)
+    if cut:
+        case, why = cut[0]
+        what = getattr(case[0] if isinstance(case, tuple) else case, "what", None) or getattr(case, "base", "a case")
+        untestable(f"{len(cut)} of {len(cases)} cases could not be judged, the others passed: {what}: {why}")
 
 
 @pytest.fixture(scope="session")
@@ -259,6 +304,8 @@ class Call:
     envelope: Any = None
     #: The agent the URL names (mismatches), for failure messages.
     url_agent: str | None = None
+    #: The kit's --timeout when the call was sent (a case it cut short names it).
+    time_limit: float | None = None
 
     @property
     def final(self) -> Exchange | None:
@@ -352,7 +399,8 @@ class Invocations:
             untestable(f"the endpoint did not answer an earlier invocation ({silent.what}: "
                        f"{silent.fetch.describe_error()}); no more are sent (see WOA-4.3.1-12)")
         fetch = self.invoker.post(url, body, content_type=content_type)
-        call = Call(kind, what, url, fetch, selection, envelope, url_agent)
+        call = Call(kind, what, url, fetch, selection, envelope, url_agent,
+                    time_limit=self.invoker.fetcher.limits.total_timeout)
         self.calls.append(call)
         return call
 

@@ -86,6 +86,10 @@ class Options:
     #: to it is answered 404 problem+json, a business "not found" (what the input asks for does
     #: not exist); empty: none is.
     not_found_envelopes: dict = field(default_factory=dict)
+    #: Seconds to wait before answering a request whose Content-Type holds ``slow_content_type``
+    #: (a host slow on one kind of request: the kit's --timeout cuts that case alone short).
+    slow_seconds: float = 0.0
+    slow_content_type: str = ""
 
     @classmethod
     def of(cls, route: Route) -> "Options":
@@ -206,6 +210,10 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
         response = Response(b"", status=307)
         response.headers["Location"] = options.redirect_to
         return response
+    if options.slow_seconds and options.slow_content_type in (request.headers.get("Content-Type") or ""):
+        import time
+
+        time.sleep(options.slow_seconds)
     if request.method != "POST":
         response = problem(options, 405, "Method Not Allowed", "invoke an agent with POST (4.3.1)")
         response.headers["Allow"] = "POST"
