@@ -176,16 +176,25 @@ def test_live_host_with_invoke_reaches_level_full() -> None:
     assert [m for m, _ in sent].count("POST") == 25
 
 
-@pytest.mark.parametrize(("route", "fails"), [
-    ({}, {"WOA-8.1-04"}),
-    ({"status": 301, "body": "empty", "headers": {"Location": "https://host.adck.test/.well-known/woa.json"}}, set()),
-], ids=["serves-the-document", "redirects-to-https"])
-def test_plain_http_beside_https_is_probed_on_the_open_internet(route: dict, fails: set) -> None:
+@pytest.mark.parametrize(("routes", "fails"), [
+    ((), {"WOA-8.1-04"}),
+    (({"path": "/.well-known/woa.json", "method": "GET", "status": 301, "body": "empty",
+       "headers": {"Location": "http://host.adck.test/woa.json"}},
+      {"path": "/woa.json", "method": "GET", "body": "document", "headers": {"Content-Type": "application/woa+json"}}),
+     {"WOA-8.1-04"}),
+    (({"path": "/.well-known/woa.json", "method": "GET", "status": 301, "body": "empty",
+       "headers": {"Location": "https://host.adck.test/.well-known/woa.json"}},), set()),
+    (({"path": "/.well-known/woa.json", "method": "GET", "status": 200, "body": "text",
+       "text": "<html><body>This site is served over https://host.adck.test only.</body></html>",
+       "headers": {"Content-Type": "text/html"}},), set()),
+], ids=["serves-the-document", "redirects-to-the-document-over-plain-http", "redirects-to-https", "page-pointing-to-https"])
+def test_plain_http_beside_https_is_probed_on_the_open_internet(routes: tuple, fails: set) -> None:
     """The one way to break WOA-8.1-04 alone: a plain-HTTP listener serving the document beside the
-    HTTPS one (the built-in world has one listener per host: mutant-floor-host.toml)."""
+    HTTPS one (the built-in world has one listener per host: mutant-floor-host.toml), directly or
+    at the end of plain-HTTP redirects; a page that is not the document (a notice pointing to
+    https) is not the document served over plain HTTP (AMB-35)."""
     site = _rest_only_site()
-    plain = mutate(replace(site, scheme="http"), Mutant(name="plain", clause=None, summary="plain", routes=(
-        {"path": "/.well-known/woa.json", "method": "GET", **route},) if route else ()))
+    plain = mutate(replace(site, scheme="http"), Mutant(name="plain", clause=None, summary="plain", routes=routes))
     with live(site) as reach:
         listener = https.serve(plain)
         try:

@@ -19,7 +19,7 @@ the implied operation (§5.1), agent mismatches, successes against ``outputs`` a
 (§5.2), and accurate ``inputs`` (§4.2). ``inputs`` builds valid and invalid inputs from an
 agent's own ``inputs`` schema (each proven by the 2020-12 validator before it is sent);
 ``reference`` is the reference host's REST handler, whose ``Options`` its broken variants
-(``fixtures/woa/mutants.toml``) change. The host's readings are AMB-26..AMB-34
+(``fixtures/woa/mutants.toml``) change. The host's readings are AMB-26..AMB-35
 (``profiles/woa/ambiguities-host.toml``).
 
 The host's **MCP transport** (§4.3.2, §5.3): ``_mcp_fixtures`` connects once per run to the

@@ -107,9 +107,10 @@ def test_8_1_host_no_plain_http(woa_fetch: Fetch, adck_target: Target, adck_fetc
     """Plain HTTP MUST NOT be used for WoA documents or REST invocations on the open
     Internet. (For a host named by a public name or address (as the user named it, whatever
     --connect-to maps it to: AMB-27): the document is not served over plain HTTP: neither at
-    the URL the kit was given nor at http://HOST/.well-known/woa.json (a redirect to https, a
-    refusal or an error passes), and no REST base is http. Hosts named by a private address
-    or a local-network name are not on the open Internet: AMB-13.)"""
+    the URL the kit was given nor at http://HOST/.well-known/woa.json, nor at the end of
+    plain-HTTP redirects from there (a redirect to https, a refusal, an error, or a page that
+    is not the document passes: AMB-35), and no REST base is http. Hosts named by a private
+    address or a local-network name are not on the open Internet: AMB-13.)"""
     origin = httpx.URL(woa_fetch.url)
     if not on_open_internet(origin.host):
         not_applicable(f"{origin.host} is not on the open Internet (a private address or a local-network name: "
@@ -132,9 +133,30 @@ def test_8_1_host_no_plain_http(woa_fetch: Fetch, adck_target: Target, adck_fetc
             print(f"{probe} not probed: {why}")
         else:
             fetch = adck_fetcher.get(probe, headers={"Accept": "application/woa+json, application/json"})
-            first = fetch.exchanges[0] if fetch.exchanges else None
-            if first is not None and first.status is not None and 200 <= first.status < 300 and first.body.strip():
-                problems.append(f"GET {probe} answered {first.status} with a body over plain HTTP, not a redirect "
-                                "to https or a refusal")
+            served = next((e for e in fetch.exchanges if httpx.URL(e.url).scheme == "http" and e.status is not None
+                           and 200 <= e.status < 300 and is_woa_document(e.body, final.body if final else None)), None)
+            if served is not None:
+                hops = f" (after {len(fetch.exchanges) - 1} plain-HTTP redirect(s))" if served is not fetch.exchanges[0] else ""
+                problems.append(f"GET {probe} answered {served.status} with the WoA document over plain HTTP{hops}, "
+                                "not a redirect to https or a refusal (AMB-35)")
+            else:
+                said = fetch.exchanges[0].status if fetch.exchanges else fetch.describe_error()
+                print(f"GET {probe}: {said}; no WoA document over plain HTTP")
     if problems:
-        violation("; ".join(problems))
+        violation("; ".join(problems), readings=("AMB-27",) + (("AMB-35",) if any("AMB-35" in p for p in problems) else ()))
+
+
+def is_woa_document(body: bytes, document: bytes | None) -> bool:
+    """Does ``body`` carry a WoA document: the bytes the host serves over HTTPS, or a JSON object
+    holding woa_version or agents (AMB-35)? A page that only points to https does not."""
+    if not body or not body.strip():
+        return False
+    if document is not None and body.strip() == document.strip():
+        return True
+    from conformance.document import loads
+
+    try:
+        value = loads(body.decode("utf-8-sig"))
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(value, dict) and ("woa_version" in value or "agents" in value)
