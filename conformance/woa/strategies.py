@@ -448,6 +448,12 @@ MUTATIONS: dict[str, dict[str, Mutation]] = {
         "no-leading-slash": _config("rest", "invoke_path", st.sampled_from(
             ["agents/{agent_id}/invoke", "", "?agent={agent_id}", "https://api.example.com/invoke", " /invoke",
              "\\invoke"])),
+        # RFC 3986 path-absolute [ "?" query ], a template's braces aside (AMB-12)
+        "not-a-path": _config("rest", "invoke_path", st.sampled_from(
+            ["/agents/{agent_id}/in voke", "/agents/{agent_id}/invoke\n", "/agents/résumé/{agent_id}", "/invoke%zz",
+             "/invoke?q=a b"])),
+        "fragment": _config("rest", "invoke_path", st.sampled_from(
+            ["/agents/{agent_id}/invoke#run", "/invoke?mode=sync#top", "/invoke#"])),
     },
     "WOA-4.3.2-03": _ways_missing_or_type(lambda v: _config("mcp", "server", v), NOT_STRING, "not-string"),
     "WOA-4.3.2-04": _ways_missing_or_type(lambda v: _config("mcp", "tool_namespace", v), NOT_STRING, "not-string"),

@@ -50,6 +50,26 @@ def test_4_3_1_invoke_path_starts_with_slash(document: Document) -> None:
     path = _string(document, "invoke_path")
     if not path.startswith("/"):
         violation(f"transports.rest.invoke_path is {path!r}: it does not begin with \"/\"")
+    why = path_problem(path)
+    if why:
+        violation(f"transports.rest.invoke_path is {path[:120]!r}: it {why}", readings=("AMB-12", "AMB-54"))
+
+
+def path_problem(path: str) -> str | None:
+    """Why ``path`` (beginning with "/") is not an absolute path with an optional query, as
+    RFC 3986 writes them (AMB-12): the braces of a template such as {agent_id} are taken as
+    the template's, everything else as the URL grammar's; None when it is one."""
+    from rfc3986_validator import validate_rfc3986
+
+    if "#" in path:
+        return f"holds a fragment (#{path.split('#', 1)[1][:40]}): a path with a query has none (RFC 3986 3.3, 3.4)"
+    if validate_rfc3986("https://h" + path.replace("{", "%7B").replace("}", "%7D"), rule="URI"):
+        return None
+    if any(c.isspace() for c in path):
+        return "is not a path: it holds white space (RFC 3986 allows none; percent-encode it)"
+    if any(ord(c) > 0x7E for c in path):
+        return "is not a path: it holds a character outside ASCII (RFC 3986 asks for it percent-encoded)"
+    return "is not a path (RFC 3986 3.3: the grammar's characters and percent-escapes)"
 
 
 def _invoke_path(document: Document) -> str:
