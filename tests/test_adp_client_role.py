@@ -32,7 +32,7 @@ def test_reference_client_passes_every_client_clause() -> None:
     assert report.roles == ["client"]
     tested = _tested_client_clauses()
     assert tested >= {"ADP-3.3-06", "ADP-3.3-07", "ADP-4.1-25", "ADP-4.5-09", "ADP-6.3-01", "ADP-6.3-04",
-                      "ADP-10-06"}
+                      "ADP-10-06"} | {f"ADP-5.1-{n}" for n in range(23, 34)}
     assert {cid: o for cid, o in outcomes(report).items() if cid in tested and o != "pass"} == {}
     assert result.exit_code == 0 and report.summary.level == "full"
     assert report.summary.draft_level is None, "a client is judged by MUST and SHOULD, not by the draft's levels"
@@ -158,18 +158,39 @@ class RanksByExampleComponent(ReferenceAdpClient):
         return sorted(candidates, key=key)
 
 
+class ShapesItsOwnRequest(ReferenceAdpClient):
+    """Sends a Discovery Request of its own, built from the one it is given (AMB-71): members
+    in another order, preferred_tags and client_context left out, a member of its own added,
+    limit written 10.0 (an integer, as JSON Schema counts it), labelled application/json;
+    charset=utf-8; and first a bare GET of the Discovery path (no query string: no Discovery
+    Request)."""
+
+    def post(self, url: str, body: dict):
+        import json
+
+        self.fetcher.fetch(url, headers={"Accept": "application/json"})
+        mine = {k: body[k] for k in reversed(list(body)) if k not in ("preferred_tags", "client_context")}
+        if isinstance(mine.get("limit"), int) and not isinstance(mine.get("limit"), bool):
+            mine["limit"] = float(mine["limit"])
+        mine["x_client"] = {"name": "shaper", "version": 2}
+        return self.fetcher.fetch(url, method="POST", content=json.dumps(mine).encode("utf-8"),
+                                  headers={"Content-Type": "application/json; charset=utf-8",
+                                           "Accept": "application/json"})
+
+
 best_within_service = make_handler(BestScoreWithinEachService, "best score within each service, last service first")
 asks_across_services = make_handler(ChoosesNothingAmbiguous, "asks the user across services")
 looks_around_d0 = make_handler(LooksAroundD0Publisher, "looks around a D0 publisher without querying it")
 error_when_all_refused = make_handler(ErrorWhenAllRefused, "answers error when every candidate is refused")
 checks_everything_first = make_handler(ChecksEverythingFirst, "checks every candidate of every service first")
 ranks_by_example = make_handler(RanksByExampleComponent, "ranks by the example component within each service")
+shapes_its_own_request = make_handler(ShapesItsOwnRequest, "sends a Discovery Request of its own shape")
 
 
 @pytest.mark.parametrize("handler", ["best_within_service", "looks_around_d0", "error_when_all_refused",
-                                     "checks_everything_first", "ranks_by_example"])
+                                     "checks_everything_first", "ranks_by_example", "shapes_its_own_request"])
 def test_conforming_client_reaches_full(handler: str) -> None:
-    """Readings the kit holds conforming (AMB-60, AMB-67, AMB-68, AMB-69, AMB-70) fail nothing."""
+    """Readings the kit holds conforming (AMB-60, AMB-67, AMB-68, AMB-69, AMB-70, AMB-71) fail nothing."""
     report = quiet_run(DRAFT, f"python:tests.test_adp_client_role:{handler}", roles=["client"]).report
     assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
     assert report.summary.level == "full"

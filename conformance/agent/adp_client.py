@@ -55,8 +55,9 @@ class Policy:
 @dataclass(frozen=True)
 class Need:
     """What the user asks: services (bases, in the user's order of preference), the Discovery
-    Request to send, the ids of agents to read when a service answers no queries, the level a
-    service is known to have (None: unknown), and the local policy."""
+    Request to send (as given: one JSON object, 5.1), the ids of agents to read when a service
+    answers no queries, the level every one of the services is known to have (None: unknown),
+    and the local policy."""
 
     services: tuple[str, ...]
     request: dict = field(default_factory=dict)
