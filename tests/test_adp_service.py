@@ -69,6 +69,9 @@ READING_PASSES = {
     "normalized-records": ["ADP-7.7-03", "ADP-4.9-01", "ADP-7.7-05", "ADP-9.1-01", "ADP-7.7-02"],
     "conditional-updates": ["ADP-7.7-04", "ADP-7.7-05", "ADP-7.7-02", "ADP-4.2-01"],
     "search-lag": ["ADP-4.2-01", "ADP-4.2-03", "ADP-7.7-04"],
+    "minimal-without-provenance": ["ADP-7.8-02", "ADP-7.8-03", "ADP-10-07"],
+    "unsupported-filters-as-pointers": ["ADP-5.2-02", "ADP-9.3-01", "ADP-10-09"],
+    "evidence-as-snippets": ["ADP-3.3-03", "ADP-7.6-01"],
 }
 
 

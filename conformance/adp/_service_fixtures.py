@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import uuid
 from datetime import datetime, timezone
@@ -44,6 +45,12 @@ STATUS_OF = {"invalid_request": (400, 422), "unsupported_filter": (400, 422), "u
 EVIDENCE_REQUEST = {"query": "Find an agent for onboarding validation and API setup.", "required_tags": ["hr"],
                     "preferred_tags": ["onboarding", "api-automation"], "protocols": ["https"], "limit": 10,
                     "detail": "summary", "include_evidence": True}
+#: A request with include_evidence and no filter at all: its answer has no applied filter to
+#: show, so only the candidates' own evidence can (AMB-08).
+EVIDENCE_PLAIN = {"query": "find an agent that can review a contract", "include_evidence": True, "limit": 10}
+#: The members of the candidate table (6.2).
+CANDIDATE_FIELDS = frozenset({"id", "name", "description", "bindings", "score", "score_components", "matched_tags",
+                              "matched_examples", "credential_refs", "redacted", "status", "freshness"})
 #: The request that lists the whole catalogue the service will show (limit 50, full detail).
 CATALOG = {"query": "find an agent for a task", "limit": 50, "detail": "full"}
 
@@ -60,6 +67,33 @@ def parse_time(value: Any) -> datetime | None:
     except ValueError:
         return None
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def snippet_members(candidate: dict) -> list[str]:
+    """Members of a candidate that carry matching evidence the draft lists without a field
+    (7.6: "matched description snippets"): a member beyond the candidate table whose name is
+    matched_* or holds the word snippet or highlight (AMB-08), holding a string, array or object."""
+    found = []
+    for name, value in candidate.items():
+        if name in CANDIDATE_FIELDS or not isinstance(value, (str, list, dict)):
+            continue
+        words = {w for w in re.split(r"[^a-z0-9]+", str(name).lower()) if w}
+        if str(name).lower().startswith("matched_") or words & {"snippet", "snippets", "highlight", "highlights"}:
+            found.append(str(name))
+    return found
+
+
+def matching_evidence(candidate: dict, response: Any) -> list[str]:
+    """The matching evidence a candidate of ``response`` carries, by 7.6's list less score
+    components and freshness (the D2 row names those apart): matched tags, matched examples,
+    matched description snippets (:func:`snippet_members`), and the response's applied filters
+    when it holds any (AMB-08)."""
+    found = [k for k in ("matched_tags", "matched_examples") if isinstance(candidate.get(k), list)]
+    found += snippet_members(candidate)
+    applied = response.get("applied_filters") if isinstance(response, dict) else None
+    if isinstance(applied, dict) and applied:
+        found.append("applied_filters (of the response)")
+    return found
 
 
 def tag_set(values: Any) -> set[str]:
@@ -220,9 +254,10 @@ class Service:
         return {k: v for k, v in value.items() if v is not None}
 
     def evidence_requests(self) -> list[dict]:
-        """The seed's generated requests that ask include_evidence, and the draft's 5.4 request
-        (detail summary) asking it too: the requests whose answers must show evidence."""
-        return [*(b for b in self.generated_requests() if b.get("include_evidence")), EVIDENCE_REQUEST]
+        """The seed's generated requests that ask include_evidence, the draft's 5.4 request
+        (detail summary) asking it too, and one with no filter (no applied filter to show): the
+        requests whose answers must show evidence."""
+        return [*(b for b in self.generated_requests() if b.get("include_evidence")), EVIDENCE_REQUEST, EVIDENCE_PLAIN]
 
     def generated_requests(self) -> list[dict]:
         """Discovery Requests drawn from the run's seed over the tags and protocols the catalogue
@@ -380,10 +415,27 @@ def stale_values(served: Any, stale: dict, newer: dict) -> dict:
             and same_value(served[k], stale[k])}
 
 
+def filter_names(name: str) -> set[str]:
+    """The strings that name a request member in unsupported_filters (AMB-12): the member's own
+    name, or a path to it in any common notation: dotted (constraints.region), a JSON Pointer
+    (/constraints/region, #/constraints/region), a slash path (constraints/region), brackets
+    (constraints[region], constraints["region"]) or JSONPath ($.constraints.region). ``name``
+    is a top-level member (required_tags) or constraints.NAME."""
+    parent, _, member = name.partition(".") if name.startswith("constraints.") else ("", "", name)
+    pointer = member.replace("~", "~0").replace("/", "~1")
+    names = {member, f"/{pointer}", f"#/{pointer}", f"$.{member}", f"$['{member}']", f'$["{member}"]'}
+    if parent:
+        names |= {f"{parent}.{member}", f"/{parent}/{pointer}", f"#/{parent}/{pointer}", f"{parent}/{member}",
+                  f"{parent}[{member}]", f"{parent}['{member}']", f'{parent}["{member}"]', f"$.{parent}.{member}",
+                  f"$['{parent}']['{member}']", f'$["{parent}"]["{member}"]'}
+    return names
+
+
 def names_filter(reported: list, name: str) -> bool:
-    """Whether ``unsupported_filters`` names a request member: bare, or as its dotted path (AMB-12)."""
-    short = name.rpartition(".")[2]
-    return any(isinstance(r, str) and r.strip() in (name, short) for r in reported)
+    """Whether ``unsupported_filters`` names a request member: bare, or as a path to it in any
+    notation (:func:`filter_names`, AMB-12). The filter's value, or another member, does not."""
+    names = filter_names(name)
+    return any(isinstance(r, str) and r.strip() in names for r in reported)
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,7 @@ class Options:
     #: protocols: "hard", "ignored", "preference", "substring" (a listed protocol inside the binding's).
     protocols_mode: str = "hard"
     #: How an unsupported constraint is reported: "list" (unsupported_filters and a warning),
+    #: "pointer" (the same, the filter named by a JSON Pointer: /constraints/NAME),
     #: "warning-only", "value-name" (unsupported_filters names the value, not the filter),
     #: "silent" (neither: the constraint is dropped without a word).
     unsupported_report: str = "list"
@@ -79,6 +80,10 @@ class Options:
     #: Evidence when include_evidence is true: score_components, matched tags and examples.
     evidence_components: bool = True
     evidence_matches: bool = True
+    #: How matching evidence is given: "matches" (matched_tags and matched_examples), or
+    #: "snippets" (matched_snippets: the sentences of the description that share a word with the
+    #: query, 7.6's "matched description snippets").
+    evidence_form: str = "matches"
     #: freshness on candidates: "always", "evidence-only", "not-full-unless-evidence".
     freshness: str = "always"
     freshness_remove: tuple = ()
@@ -88,8 +93,10 @@ class Options:
     #: "drop-origin" (origin_service and origin_authority dropped everywhere).
     provenance: str = "keep"
     provenance_remove: tuple = ()
-    #: Provenance members removed from minimal candidates only; origin_authority rewritten to this service's.
+    #: Provenance members removed from minimal candidates only, or from summary (and default)
+    #: candidates only; origin_authority rewritten to this service's.
     provenance_remove_minimal: tuple = ()
+    provenance_remove_summary: tuple = ()
     provenance_rewrite: bool = False
     #: credential_refs of a federated record in candidates: "keep", "drop-summary", "rewrite" (local references).
     federated_credentials: str = "keep"
@@ -493,7 +500,7 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
     if detail == "full" and options.provenance == "drop-origin":
         out.pop("origin_service", None)
         out.pop("origin_authority", None)
-    for k in options.provenance_remove:
+    for k in options.provenance_remove + (options.provenance_remove_summary if detail in ("summary", "default") else ()):
         out.pop(k, None)
     if federated and "credential_refs" in out:
         if options.federated_credentials == "drop-summary" and detail in ("summary", "default"):
@@ -514,7 +521,11 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
     if evidence and options.level == "D2":
         if options.evidence_components:
             out["score_components"] = components
-        if options.evidence_matches:
+        if options.evidence_matches and options.evidence_form == "snippets":
+            query = tokens(body.get("query"))
+            sentences = re.split(r"(?<=[.;])\s+", record.get("description") or "") if isinstance(record.get("description"), str) else []
+            out["matched_snippets"] = [t for t in sentences if tokens(t) & query][:3]
+        elif options.evidence_matches:
             out["matched_tags"] = matched
             out["matched_examples"] = examples
     return out
@@ -559,6 +570,8 @@ def discover(site: Site, route: Route, request: Request) -> Response:
     for name in unsupported:
         if options.unsupported_report == "list":
             unsupported_filters.append(f"constraints.{name}")
+        elif options.unsupported_report == "pointer":
+            unsupported_filters.append("/constraints/" + name.replace("~", "~0").replace("/", "~1"))
         elif options.unsupported_report == "value-name":
             unsupported_filters.append(str(constraints[name]))
         if options.unsupported_report != "silent":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.adp._service_fixtures import Answer, Probe, reached
+from conformance.adp._service_fixtures import Answer, Probe, matching_evidence, reached, snippet_members
 from conformance.outcomes import clause, not_applicable, not_judged, untestable, violation
 
 #: The members of a Discovery Request (5.1): requests with others are ADP-4.7-01's.
@@ -19,6 +19,12 @@ D2_MEMBERS = ("matched_tags", "matched_examples", "freshness", "score_components
 #: Those that show D2 itself: freshness alone does not, since 4.9 asks every discovery service
 #: to expose it ("Discovery services SHOULD expose when a result was indexed"), D1 ones included.
 D2_SHOWN = ("matched_tags", "matched_examples", "score_components")
+
+
+def shows_d2(candidate: dict) -> list[str]:
+    """D2's own members a candidate carries: matched tags or examples, score components, or
+    matched description snippets under a name that says so (AMB-08)."""
+    return [n for n in D2_SHOWN if candidate.get(n) is not None] + snippet_members(candidate)
 
 
 def _claims(request: pytest.FixtureRequest, level: str) -> bool:
@@ -98,8 +104,9 @@ def _filters(body: dict) -> str:
 def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pytest.FixtureRequest) -> None:
     """| D2 | Evidence-Based Discovery | Return matching evidence, freshness data, and score
     components when requested. |: with include_evidence true (the only way to request them,
-    AMB-08), every candidate carries matching evidence (matched_tags or matched_examples), a
-    freshness object and a score_components object. A service that shows no matching evidence
+    AMB-08), every candidate carries matching evidence of 7.6's kinds other than the two the row
+    names apart (matched tags or examples, matched description snippets, or the response's
+    applied filters), a freshness object and a score_components object. A service that shows no matching evidence
     or score components in any answer (asked with include_evidence, or the catalogue request,
     not asked) does not offer D2: the row does not apply to it, unless it claims D2
     (``--level``). Freshness alone shows no D2: 4.9 asks every discovery service for it."""
@@ -116,10 +123,10 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
             continue
         for c in answer.candidates:
             judged += 1
-            shown = shown or any(c.get(name) is not None for name in D2_SHOWN)
+            shown = shown or bool(shows_d2(c))
             missing = [name for name, ok in (
-                ("matching evidence (matched_tags or matched_examples)",
-                 isinstance(c.get("matched_tags"), list) or isinstance(c.get("matched_examples"), list)),
+                ("matching evidence (matched tags, examples or description snippets, or applied filters)",
+                 bool(matching_evidence(c, answer.value))),
                 ("freshness", isinstance(c.get("freshness"), dict)),
                 ("score_components", isinstance(c.get("score_components"), dict))) if not ok]
             if missing:
@@ -127,8 +134,7 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
     if not judged:
         untestable("no request with include_evidence returned a candidate (see ADP-3.3-02)")
     # shown where it was not asked for: the service has D2's members, and must give them when asked
-    unasked = [c for c in catalog.candidates if any(c.get(name) is not None for name in D2_SHOWN)] \
-        if catalog.is_response else []
+    unasked = [c for c in catalog.candidates if shows_d2(c)] if catalog.is_response else []
     if not shown and not unasked and not _claims(request, "D2"):
         not_applicable(f"not shown: none of {judged} candidates asked with include_evidence, nor any of the catalogue "
                        "request's, carries matched_tags, matched_examples or score_components; the service does not "
@@ -136,7 +142,8 @@ def test_3_3_d2_evidence_freshness_score_components(service: Probe, request: pyt
     before = ""
     if not shown and unasked and problems:
         before = (f"the catalogue request, without include_evidence, returns D2's members (candidate "
-                  f"{unasked[0].get('id')!r}: {', '.join(n for n in D2_SHOWN if unasked[0].get(n) is not None)}), "
+                  f"{unasked[0].get('id')!r}: {', '.join(shows_d2(unasked[0]))}), "
                   "yet requests with include_evidence true do not: ")
     if problems:
-        violation(f"{before}{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]))
+        violation(f"{before}{len(problems)} of {judged} candidates asked with include_evidence: " + "; ".join(problems[:4]),
+                  readings=("AMB-08",))

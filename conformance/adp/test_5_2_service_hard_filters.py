@@ -81,7 +81,7 @@ def unreported(answer, body: dict, hard: bool = False) -> list[str]:
     warnings = " ".join(w for w in answer.list_member("warnings") if isinstance(w, str))
     sent = [f"constraints.{k}" for k in body.get("constraints", {})] + \
            [k for k in ("required_tags", "excluded_tags", "protocols") if k in body]
-    return [name for name in sent if (name.rpartition(".")[2] in warnings
+    return [name for name in sent if (name.removeprefix("constraints.") in warnings
                                       or hard and name.startswith("constraints.")
                                       and unknown_to_any(name.removeprefix("constraints.")))
             and not names_filter(reported, name)]
@@ -110,7 +110,8 @@ def judge_reporting(service: Probe, bodies: list[dict], declarations: dict[str, 
     if not judged:
         untestable("no request with an unsupported filter was answered")
     if problems:
-        violation("; ".join(problems[:4]), readings=("AMB-12",) if hard else ())
+        violation("; ".join(problems[:4]) + " (a filter is named bare or by a path to it in any notation, never by its "
+                  "value: AMB-12)", readings=("AMB-12", "AMB-46"))
 
 
 @clause("ADP-5.2-02")
