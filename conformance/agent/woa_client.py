@@ -331,18 +331,46 @@ class ReferenceWoaClient:
             return [self.value_for(items, depth + 1) for _ in range(min(count, 8))]
         if kind == "string":
             n = schema.get("minLength", 1) if isinstance(schema.get("minLength"), int) else 1
-            return "x" * max(n, 1)
-        if kind == "integer":
-            low = schema.get("minimum")
-            return int(low) if isinstance(low, (int, float)) and not isinstance(low, bool) else 1
-        if kind == "number":
-            low = schema.get("minimum")
-            return low if isinstance(low, (int, float)) and not isinstance(low, bool) else 1.5
+            most = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
+            return "x" * (min(max(n, 1), most) if most is not None else max(n, 1))
+        if kind in ("integer", "number"):
+            return self.number_for(schema, kind == "integer")
         if kind == "boolean":
             return True
         if kind == "null":
             return None
         return "x"
+
+    def number_for(self, schema: dict, integer: bool) -> int | float:
+        """A number within the schema's bounds (minimum, maximum, their exclusive forms,
+        multipleOf): the lowest integer allowed, or for a number between two bounds the middle."""
+        def bound(name: str) -> float | None:
+            value = schema.get(name)
+            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+        low, high = bound("minimum"), bound("maximum")
+        xlow, xhigh = bound("exclusiveMinimum"), bound("exclusiveMaximum")
+        step = bound("multipleOf")
+        if integer:
+            import math
+
+            lo = max([math.ceil(v) for v in (low,) if v is not None]
+                     + [math.floor(v) + 1 for v in (xlow,) if v is not None], default=None)
+            hi = min([math.floor(v) for v in (high,) if v is not None]
+                     + [math.ceil(v) - 1 for v in (xhigh,) if v is not None], default=None)
+            value = lo if lo is not None else min(1, hi) if hi is not None else 1
+            if step and step > 0 and float(step).is_integer():
+                value = math.ceil(value / step) * int(step)
+            return int(value)
+        lo = max([v for v in (low, xlow) if v is not None], default=None)
+        hi = min([v for v in (high, xhigh) if v is not None], default=None)
+        if lo is not None and hi is not None:
+            return lo if lo == low and xlow is None or lo == hi else (lo + hi) / 2
+        if lo is not None:
+            return lo if xlow is None or (low is not None and low > xlow) else lo + 1
+        if hi is not None:
+            return hi if xhigh is None or (high is not None and high < xhigh) else hi - 1
+        return 1.5
 
     def object_for(self, schema: dict, depth: int) -> dict:
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}

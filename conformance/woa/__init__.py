@@ -42,5 +42,5 @@ and envelope (§4.3.1, §5.1, §5.2), the MCP tools/call it translates the envel
 plain HTTP, private addresses and redirects (§8), in the ``test_*_client_*`` modules. The
 reference client is ``conformance/agent/woa_client.py`` (``adck run woa --role client --target
 builtin``), its broken variants ``conformance/agent/woa_mutants`` (``fixtures/woa/client-mutants*.toml``);
-the readings are AMB-50..AMB-53 (``profiles/woa/ambiguities-client.toml``).
+the readings are AMB-50..AMB-53 and AMB-55..AMB-57 (``profiles/woa/ambiguities-client.toml``).
 """

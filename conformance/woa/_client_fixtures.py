@@ -309,3 +309,73 @@ def mcp_answer(site, route, request):
             "content": [{"type": "text", "text": "done"}], "structuredContent": {"result": "done"}, "isError": False}})
     return reply({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"no method {method}"}})
 
+
+
+# ---------------------------------------------------------------- the input a client is given
+
+#: An input the kit gives a client to send as it is (the harness's woa.invoke ``input``),
+#: chosen so that a transformation of the data changes what the client sends (AMB-55): values
+#: at the schema's bounds (a client that clamps as if they were exclusive moves them), a float
+#: that rounding changes, an array out of order and one with a repeated item (sorting, a set),
+#: an optional member that is null, an empty string, a member the schema does not declare (it
+#: allows it), text in NFD, outside the BMP and with escapes, and nesting.
+GIVEN_INPUT = {
+    "text": "Cafe\u0301 \u2013 na\u00efve \U0001F680 \"quoted\" \\ back",
+    "max_words": 500,
+    "min_words": 10,
+    "ratio": 0.123456789,
+    "tiny": 1e-7,
+    "tags": ["gamma", "alpha", "beta"],
+    "repeats": ["x", "x"],
+    "note": None,
+    "empty": "",
+    "extra": {"deep": {"k": [3, 1, {"z": True}]}},
+}
+#: The inputs schema the given input conforms to (additional members allowed, as by default).
+GIVEN_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "text": {"type": "string"},
+        "max_words": {"type": "integer", "minimum": 10, "maximum": 500},
+        "min_words": {"type": "integer", "minimum": 10, "maximum": 500},
+        "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        "tiny": {"type": "number", "exclusiveMinimum": 0},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "repeats": {"type": "array", "items": {"type": "string"}},
+        "note": {"type": ["string", "null"]},
+        "empty": {"type": "string"},
+    },
+    "required": ["text"],
+}
+
+
+def difference(given: Any, sent: Any, where: str = "") -> str | None:
+    """Where ``sent`` is not the JSON value ``given`` (None when it is): numbers compare by
+    value (7 and 7.0 are one JSON number), every other value by type and content, arrays in
+    order, objects by their members (not their order)."""
+    at = where or "(root)"
+    number = (int, float)
+    if isinstance(given, bool) or isinstance(sent, bool):
+        return None if type(given) is type(sent) and given == sent else f"{at}: {json.dumps(given)} became {json.dumps(sent)}"
+    if isinstance(given, number) and isinstance(sent, number):
+        return None if given == sent else f"{at}: {json.dumps(given)} became {json.dumps(sent)}"
+    if isinstance(given, dict) and isinstance(sent, dict):
+        for key in given:
+            if key not in sent:
+                return f"{where}/{key}: the member {json.dumps(key)} was dropped"
+            found = difference(given[key], sent[key], f"{where}/{key}")
+            if found:
+                return found
+        extra = [k for k in sent if k not in given]
+        return f"{where or '(root)'}: members {json.dumps(extra)[:80]} were added" if extra else None
+    if isinstance(given, list) and isinstance(sent, list):
+        if len(given) != len(sent):
+            return f"{at}: {json.dumps(given)[:80]} became {json.dumps(sent)[:80]}"
+        for i, (a, b) in enumerate(zip(given, sent)):
+            found = difference(a, b, f"{where}/{i}")
+            if found:
+                return f"{found} (in {json.dumps(given)[:60]}, sent as {json.dumps(sent)[:60]})" if "(in " not in found else found
+        return None
+    if type(given) is type(sent) and given == sent:
+        return None
+    return f"{at}: {json.dumps(given, ensure_ascii=True)[:80]} became {json.dumps(sent, ensure_ascii=True)[:80]}"

@@ -42,7 +42,15 @@ def test_3_client_fetches_the_document_and_uses_a_listed_transport(woa_client: W
     if calls := _rest_calls(s, "tooler"):
         violation(f"agent tooler lists transports [\"mcp\", \"com.example.queue\"], not rest, and the client sent "
                   f"{calls[0].method} {calls[0].path} to the document's rest transport; {said(reply)}")
-    # 3. an unknown transport listed first: skipped, the agent invoked over rest
+    # 3. an agent whose transports list is empty: no transport is supported by both, nothing is sent
+    idle = agent("idle")
+    idle["transports"] = []
+    s = woa_scenarios.new("no-transport", patch=OTHER_TRANSPORTS, agents=[idle, agent("echo")])
+    reply = woa_client.invoke(woa_scenarios, s, "idle", input={"text": "hello"})
+    if sent := [r for r in s.requests() if r.path != WELL_KNOWN]:
+        violation(f"agent idle lists no transport (transports []), so no transport is supported by both client and "
+                  f"host, and the client sent {sent[0].method} {sent[0].path}; {said(reply)}", readings=("AMB-19",))
+    # 4. an unknown transport listed first: skipped, the agent invoked over rest
     s = woa_scenarios.new("unknown-first", patch=OTHER_TRANSPORTS,
                           agents=[agent("mixed", transports=["com.example.queue", "rest"])])
     reply = woa_client.invoke(woa_scenarios, s, "mixed", input={"text": "hello"})

@@ -28,6 +28,12 @@ CORE_SCHEMAS = {
     "some-required": _obj({"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "boolean"}}, ["b"]),
     "array-of-objects": _obj({"items": {"type": "array", "items": _obj({"k": {"type": "string"}}, ["k"])},
                               "flag": {"type": "boolean"}}, ["items", "flag"]),
+    # required may name a property that properties does not describe (any value then)
+    "required-without-property": _obj({"text": {"type": "string"}}, ["text", "mode"]),
+    # property names are keys, never paths: a dot, a space, a slash, letters outside ASCII
+    "names-are-keys": _obj({"a.b": {"type": "integer"}, "with space": {"type": "boolean"},
+                            "x/y": {"type": "string"}, "\u043a\u043b\u044e\u0447": {"type": "string"}},
+                           ["a.b", "with space", "x/y", "\u043a\u043b\u044e\u0447"]),
 }
 
 #: 4.2's advanced keywords on a type/properties/required core that still yields a conforming

@@ -23,6 +23,12 @@ CONCATENATION = [
     ("base with a path, invoke_path with a query", "https://{host}/svc", "/call?mode=sync",
      "https://{host}/svc/call?mode=sync"),
     ("no {agent_id} in invoke_path", "https://{host}", "/agents/invoke", "https://{host}/agents/invoke"),
+    # paths compare case-sensitively, a query keeps its order and its repeated keys
+    ("upper-case path segments", "https://{host}/API/V1", "/Agents/{agent_id}/Invoke",
+     "https://{host}/API/V1/Agents/echo/Invoke"),
+    ("a query with a repeated key, out of order", "https://{host}", "/invoke?b=2&a=1&a=3",
+     "https://{host}/invoke?b=2&a=1&a=3"),
+    ("invoke_path ending in /", "https://{host}/svc", "/agents/{agent_id}/", "https://{host}/svc/agents/echo/"),
 ]
 
 #: The space of 4.3.1-09: (case, agent id, invoke_path, expected path). ``{AGENT_ID}``,

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from conformance.outcomes import clause, untestable, violation
-from conformance.woa._client_fixtures import WoaClient, WoaScenarios, agent, body_json, each, envelope_of, invocation
+from conformance.woa._client_fixtures import (GIVEN_INPUT, GIVEN_SCHEMA, WoaClient, WoaScenarios, agent, body_json,
+                                             conformance_error, difference, each, envelope_of, invocation)
 
 
 @clause("WOA-5.2-01")
@@ -44,3 +45,24 @@ def test_5_2_client_agent_matches_intended_id(woa_client: WoaClient, woa_scenari
     """The agent field in the envelope MUST match the intended agent's id. (Exactly, across
     the id's ABNF: upper case, digits only, one character.)"""
     each(["Translate_v2-beta", "0042", "Q"], lambda agent_id: _agent_value(woa_client, woa_scenarios, agent_id))
+
+
+@clause("WOA-5.2-01")
+def test_5_2_client_sends_the_given_input_as_it_is(woa_client: WoaClient, woa_scenarios: WoaScenarios) -> None:
+    """When using the REST transport, the client ... sends an HTTP POST request with ... a
+    request body containing the invocation envelope. (The envelope of the invocation asked
+    for: given an input to send as it is (the harness's woa.invoke input), which its agent's
+    inputs schema accepts, the envelope's input is that JSON value: no member dropped or
+    added, no value clamped, rounded, normalised or reordered. The input holds values at the
+    schema's bounds, a float, arrays out of order and with a repeated item, a null, an empty
+    string, a member the schema does not declare, text in NFD and outside the BMP: AMB-55.)"""
+    s = woa_scenarios.new("given-input", agents=[agent("keeper", GIVEN_SCHEMA)])
+    assert conformance_error(GIVEN_SCHEMA, GIVEN_INPUT) is None
+    reply = woa_client.invoke(woa_scenarios, s, "keeper", input=GIVEN_INPUT)
+    body = envelope_of(invocation(s, reply))
+    if not isinstance(body.get("input"), dict):
+        untestable(f"the envelope's input is {json.dumps(body.get('input'))[:80]}, not an object (see WOA-5.1-06)")
+    changed = difference(GIVEN_INPUT, body["input"])
+    if changed:
+        violation(f"asked to send the input {json.dumps(GIVEN_INPUT, ensure_ascii=True)[:200]} as it is (its "
+                  f"agent's inputs accept it), the client sent another: {changed}", readings=("AMB-55",))

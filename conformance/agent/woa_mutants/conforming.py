@@ -59,7 +59,39 @@ class NoFeatures(ReferenceWoaClient):
     features = ()
 
 
+class ValidatesGivenInput(ReferenceWoaClient):
+    """4.2: validates an input it is given against the inputs schema before sending it (a MAY,
+    4.2-06), refusing one the schema rejects, and sends a valid one as it is."""
+
+    def invoke(self, origin, agent_id, now, operation=None, input=None):
+        if input is not None:
+            try:
+                document = self.document(origin, now)
+                schema = self.inputs_schema(self.find_agent(document, agent_id), operation)
+            except Refused:
+                return super().invoke(origin, agent_id, now, operation, input)
+            from conformance.schemas import errors
+
+            if isinstance(schema, dict) and errors(schema, input):
+                from conformance.agent.woa_client import Found
+
+                return Found("refused", error_kind="invalid-input", messages=["the input does not conform"])
+        return super().invoke(origin, agent_id, now, operation, input)
+
+
+class McpSkipsToolsList(ReferenceWoaClient):
+    """4.3.2: calls the tool tool_field names without reading tools/list first (MCP does not
+    require it): the name tool_namespace + "." + the value."""
+
+    def _rpc(self, server, message, session):
+        if message.get("method") == "tools/list":
+            return None, None
+        return super()._rpc(server, message, session)
+
+
 CONFORMING = {
+    "validates-given-input": ValidatesGivenInput,
+    "mcp-skips-tools-list": McpSkipsToolsList,
     "mcp-bare-tool-name": McpBareToolName,
     "no-features": NoFeatures,
     "charset-json": CharsetJson,

@@ -26,7 +26,46 @@ class McpArgumentsAreEnvelope(ReferenceWoaClient):
         return envelope
 
 
+class McpSkipsInitialize(ReferenceWoaClient):
+    """4.3.2: sends tools/list and tools/call without initializing the MCP session."""
+
+    def _rpc(self, server, message, session):
+        if message.get("method") in ("initialize", "notifications/initialized"):
+            return None, {"result": {}}
+        return super()._rpc(server, message, session)
+
+
+class McpAssumesMcpPath(ReferenceWoaClient):
+    """4.3.2: speaks MCP at https://HOST/mcp, whatever path the server URL has."""
+
+    def _rpc(self, server, message, session):
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(server)
+        return super()._rpc(f"{parts.scheme}://{parts.netloc}/mcp", message, session)
+
+
+class McpArgumentsAsStrings(ReferenceWoaClient):
+    """4.3.2: passes every argument that is not a string as its JSON text (a string)."""
+
+    def mcp_arguments(self, envelope: dict) -> dict:
+        import json
+
+        return {k: v if isinstance(v, str) else json.dumps(v) for k, v in envelope["input"].items()}
+
+
+class McpLowercasesToolName(ReferenceWoaClient):
+    """4.3.2: calls the tool by its name in lower case."""
+
+    def mcp_tool_name(self, config: dict, value: str, listed: list[str]) -> str:
+        return super().mcp_tool_name(config, value, listed).lower()
+
+
 VARIANTS = {
+    "mcp-skips-initialize": McpSkipsInitialize,
+    "mcp-assumes-mcp-path": McpAssumesMcpPath,
+    "mcp-arguments-as-strings": McpArgumentsAsStrings,
+    "mcp-lowercases-tool-name": McpLowercasesToolName,
     "mcp-tool-is-namespace": McpToolIsNamespace,
     "mcp-tool-from-agent-id": McpToolFromAgentId,
     "mcp-arguments-are-envelope": McpArgumentsAreEnvelope,

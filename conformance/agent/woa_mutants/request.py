@@ -239,7 +239,142 @@ class FirstOverrideForPlainOperations(ReferenceWoaClient):
         return super().inputs_schema(agent, operation)
 
 
+# ---------------------------------------------------------------- transformations of the data
+
+class FallsBackToRest(ReferenceWoaClient):
+    """§3: when an agent lists no transport it speaks (an empty list), invokes it over the
+    document's rest transport anyway."""
+
+    def choose_transport(self, document: dict, agent: dict) -> str:
+        try:
+            return super().choose_transport(document, agent)
+        except Refused:
+            if isinstance((document.get("transports") or {}).get("rest"), dict):
+                return "rest"
+            raise
+
+
+class LowercasesBasePath(ReferenceWoaClient):
+    """4.3.1: lower-cases the path of base (as if URL paths compared case-insensitively)."""
+
+    def concatenate(self, base: str, path: str) -> str:
+        parts = urlsplit(base)
+        return super().concatenate(parts._replace(path=parts.path.lower()).geturl(), path)
+
+
+class QueryAsDict(ReferenceWoaClient):
+    """4.3.1: rebuilds the query of invoke_path from a dict of its parameters (a repeated key
+    keeps its last value)."""
+
+    def concatenate(self, base: str, path: str) -> str:
+        from urllib.parse import parse_qsl, urlencode
+
+        if "?" in path:
+            head, query = path.split("?", 1)
+            path = head + "?" + urlencode(dict(parse_qsl(query, keep_blank_values=True)), safe="{}")
+        return super().concatenate(base, path)
+
+
+class CoercesNumericIds(ReferenceWoaClient):
+    """5.1: sends an agent id that reads as a JSON number ("1e3", "0042") as that number."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        out = super().envelope(agent, operation, input, url)
+        try:
+            out["agent"] = json.loads(agent["id"])
+        except ValueError:
+            pass
+        return out
+
+
+class OperationCaseInsensitive(ReferenceWoaClient):
+    """5.1: names the first operation whose name equals the one asked for ignoring case."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        out = super().envelope(agent, operation, input, url)
+        if "operation" in out:
+            out["operation"] = next(o["name"] for o in agent["operations"]
+                                    if isinstance(o, dict) and str(o.get("name")).lower() == operation.lower())
+        return out
+
+
+class OperationByPrefix(ReferenceWoaClient):
+    """5.1: names the first operation whose name begins with the one asked for."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        out = super().envelope(agent, operation, input, url)
+        if "operation" in out:
+            out["operation"] = next(o["name"] for o in agent["operations"]
+                                    if isinstance(o, dict) and str(o.get("name")).startswith(operation))
+        return out
+
+
+class NullOperation(ReferenceWoaClient):
+    """5.1: sends operation null when no operation was asked for."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        out = super().envelope(agent, operation, input, url)
+        if operation is None:
+            out = {"agent": out["agent"], "operation": None, "input": out["input"]}
+        return out
+
+
+def _required(client: ReferenceWoaClient, agent: dict, operation: str | None) -> set[str]:
+    schema = client.inputs_schema(agent, operation)
+    return {r for r in schema.get("required", []) if isinstance(r, str)} if isinstance(schema, dict) else set()
+
+
+class SortsInputArrays(ReferenceWoaClient):
+    """5.2: sorts the arrays of strings and numbers in the input (a canonical form)."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        def canonical(value: Any) -> Any:
+            if isinstance(value, dict):
+                return {k: canonical(v) for k, v in value.items()}
+            if isinstance(value, list):
+                items = [canonical(v) for v in value]
+                same = {type(v) for v in items}
+                return sorted(items) if same and same <= {str} or same <= {int, float} and items else items
+            return value
+        return super().envelope(agent, operation, canonical(input), url)
+
+
+class DropsOptionalNulls(ReferenceWoaClient):
+    """5.2: leaves out of the input the members that are null and not required."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        required = _required(self, agent, operation)
+        kept = {k: v for k, v in input.items() if v is not None or k in required}
+        return super().envelope(agent, operation, kept, url)
+
+
+class ClampsBelowMaximum(ReferenceWoaClient):
+    """5.2: clamps the input's numbers into the schema's bounds, taking maximum as exclusive
+    (a value at the maximum is lowered by one)."""
+
+    def envelope(self, agent: dict, operation: str | None, input: dict, url: str) -> dict:
+        schema = self.inputs_schema(agent, operation)
+        props = schema.get("properties") if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) else {}
+        out = dict(input)
+        for name, sub in props.items():
+            value, most = out.get(name), sub.get("maximum") if isinstance(sub, dict) else None
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and isinstance(most, (int, float)) \
+                    and value >= most:
+                out[name] = most - 1
+        return super().envelope(agent, operation, out, url)
+
+
 VARIANTS = {
+    "falls-back-to-rest": FallsBackToRest,
+    "lowercases-base-path": LowercasesBasePath,
+    "query-as-dict": QueryAsDict,
+    "coerces-numeric-ids": CoercesNumericIds,
+    "operation-case-insensitive": OperationCaseInsensitive,
+    "operation-by-prefix": OperationByPrefix,
+    "null-operation": NullOperation,
+    "sorts-input-arrays": SortsInputArrays,
+    "drops-optional-nulls": DropsOptionalNulls,
+    "clamps-below-maximum": ClampsBelowMaximum,
     "wrong-well-known-path": WrongWellKnownPath,
     "rest-for-every-agent": RestForEveryAgent,
     "gives-up-on-unknown-transport": GivesUpOnUnknownTransport,

@@ -107,7 +107,59 @@ class FollowsDescriptionUrls(ReferenceWoaClient):
                                                  headers={"Content-Type": "application/json"})
 
 
+class BuildsFromPropertiesOnly(ReferenceWoaClient):
+    """4.2: fills only the required properties that properties describes."""
+
+    def object_for(self, schema: dict, depth: int) -> dict:
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        return {k: v for k, v in super().object_for(schema, depth).items() if k in props}
+
+
+class DottedNamesAsPaths(ReferenceWoaClient):
+    """4.2: reads a property name with dots as a path (a.b is the member b of a member a)."""
+
+    def object_for(self, schema: dict, depth: int) -> dict:
+        out: dict = {}
+        for name, value in super().object_for(schema, depth).items():
+            *parents, last = name.split(".")
+            node = out
+            for p in parents:
+                node = node.setdefault(p, {})
+            node[last] = value
+        return out
+
+
+class IgnoresNumericBounds(ReferenceWoaClient):
+    """5.1: builds 1 for an integer and 1.5 for a number, whatever their bounds."""
+
+    def number_for(self, schema: dict, integer: bool) -> int | float:
+        return 1 if integer else 1.5
+
+
+class ExclusiveBoundsAsInclusive(ReferenceWoaClient):
+    """5.1: reads exclusiveMinimum and exclusiveMaximum as minimum and maximum."""
+
+    def number_for(self, schema: dict, integer: bool) -> int | float:
+        schema = dict(schema)
+        for exclusive, inclusive in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+            if exclusive in schema:
+                schema[inclusive] = schema.pop(exclusive)
+        return super().number_for(schema, integer)
+
+
+class RoundsNumbers(ReferenceWoaClient):
+    """5.1: rounds every number it builds to an integer."""
+
+    def number_for(self, schema: dict, integer: bool) -> int | float:
+        return round(super().number_for(schema, integer))
+
+
 VARIANTS = {
+    "builds-from-properties-only": BuildsFromPropertiesOnly,
+    "dotted-names-as-paths": DottedNamesAsPaths,
+    "ignores-numeric-bounds": IgnoresNumericBounds,
+    "exclusive-bounds-as-inclusive": ExclusiveBoundsAsInclusive,
+    "rounds-numbers": RoundsNumbers,
     "every-value-a-string": EveryValueAString,
     "skips-nested-required": SkipsNestedRequired,
     "refuses-combinators": RefusesCombinators,
