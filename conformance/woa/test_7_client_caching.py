@@ -28,6 +28,7 @@ def _case(woa_client: WoaClient, woa_scenarios: WoaScenarios, case: str) -> None
         "fresh-then-stale": {"Cache-Control": "max-age=300", "ETag": '"woa-7"'},
         "last-modified": {"Cache-Control": "max-age=60", "Last-Modified": LAST_MODIFIED},
         "no-store": {"Cache-Control": "no-store", "ETag": '"woa-7"'},
+        "weak-etag": {"Cache-Control": "max-age=60", "ETag": 'W/"woa-7"'},
     }[case]
     s = woa_scenarios.new(f"caching-{case}", routes=[{"path": WELL_KNOWN, "method": "GET", "headers": headers,
                                                       "remove_headers": ["ETag", "Last-Modified", "Cache-Control"]}])
@@ -62,6 +63,16 @@ def _case(woa_client: WoaClient, woa_scenarios: WoaScenarios, case: str) -> None
         if _header(stale[0], "If-Modified-Since") != LAST_MODIFIED:
             violation(f"{case}: the stale document was served with Last-Modified: {LAST_MODIFIED} (no ETag), and the "
                       f"client asked again without If-Modified-Since: {LAST_MODIFIED} (headers {stale[0].headers})")
+    elif case == "weak-etag":
+        reply = woa_client.discover(woa_scenarios, s, session=session, at=timedelta(minutes=5))
+        stale = _document_requests(s)[seen:]
+        if not stale:
+            violation(f"{case}: five minutes after a response with max-age=60 the stored document is stale, and the "
+                      f"client used it without asking the host; {said(reply)}")
+        if 'W/"woa-7"' not in (_header(stale[0], "If-None-Match") or ""):
+            violation(f'{case}: the stale document was served with the weak ETag W/"woa-7", and the client asked '
+                      f'again without If-None-Match: W/"woa-7" (headers {stale[0].headers}): a weak tag is sent back '
+                      "as it came (RFC 9110 13.1.2)")
     else:
         reply = woa_client.discover(woa_scenarios, s, session=session, at=timedelta(minutes=1))
         again = _document_requests(s)[seen:]
@@ -76,6 +87,8 @@ def _case(woa_client: WoaClient, woa_scenarios: WoaScenarios, case: str) -> None
 @clause("WOA-7-02")
 def test_7_client_honours_caching_headers(woa_client: WoaClient, woa_scenarios: WoaScenarios) -> None:
     """Clients SHOULD honor these headers when polling for updates. (No request while the
-    stored document is fresh by max-age; a conditional request with its ETag or Last-Modified
-    once stale, the stored copy used on 304; nothing stored under no-store: AMB-22.)"""
-    each(["fresh-then-stale", "last-modified", "no-store"], lambda case: _case(woa_client, woa_scenarios, case))
+    stored document is fresh by max-age; a conditional request with its ETag (a weak one as it
+    came, W/ included) or Last-Modified once stale, the stored copy used on 304; nothing
+    stored under no-store: AMB-22.)"""
+    each(["fresh-then-stale", "last-modified", "no-store", "weak-etag"],
+         lambda case: _case(woa_client, woa_scenarios, case))

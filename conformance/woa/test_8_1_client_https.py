@@ -50,8 +50,9 @@ def test_8_1_client_validates_certificates(woa_client: WoaClient, woa_scenarios:
 
 def _plain_http(woa_client: WoaClient, woa_scenarios: WoaScenarios, case: str) -> None:
     __tracebackhide__ = True
-    s = woa_scenarios.new(f"plain-{case}", base="http://{host}" if case == "http base" else None)
-    if case == "http base":
+    base = {"http base": "http://{host}", "HTTP base": "HTTP://{host}"}.get(case)
+    s = woa_scenarios.new(f"plain-{case.lower().replace(' ', '-')}", base=base)
+    if base is not None:
         reply = woa_client.invoke(woa_scenarios, s, "summarizer", operation="default", input={"text": "hello"})
         if not s.requests():
             untestable(f"{case}: the client did not fetch the document of {s.authority}; {said(reply)} (see WOA-3-02)")
@@ -61,6 +62,7 @@ def _plain_http(woa_client: WoaClient, woa_scenarios: WoaScenarios, case: str) -
     plain = [r for r in s.requests() if r.listener == "http"]
     if plain:
         what = {"http base": "the document's REST base is http://" + s.host,
+                "HTTP base": "the document's REST base is HTTP://" + s.host + " (a scheme is case-insensitive)",
                 "http origin": f"asked to discover http://{s.host}",
                 "bare name": f"asked to discover {s.host} (no scheme)"}[case]
         violation(f"{case}: {what}, and the client sent {plain[0].method} {plain[0].path} over plain HTTP; "
@@ -70,6 +72,8 @@ def _plain_http(woa_client: WoaClient, woa_scenarios: WoaScenarios, case: str) -
 @clause("WOA-8.1-05")
 def test_8_1_client_never_uses_plain_http(woa_client: WoaClient, woa_scenarios: WoaScenarios) -> None:
     """Plain HTTP MUST NOT be used for WoA documents or REST invocations on the open Internet.
-    (The scenario names stand for public names: AMB-13.)"""
+    (The scenario names stand for public names: AMB-13. A base written HTTP:// is plain HTTP
+    too: schemes are case-insensitive, RFC 3986 3.1.)"""
     control_invocation(woa_client, woa_scenarios)
-    each(["http origin", "bare name", "http base"], lambda case: _plain_http(woa_client, woa_scenarios, case))
+    each(["http origin", "bare name", "http base", "HTTP base"],
+         lambda case: _plain_http(woa_client, woa_scenarios, case))

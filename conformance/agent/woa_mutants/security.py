@@ -45,6 +45,16 @@ class IgnoresLastModified(ReferenceWoaClient):
         return {k: v for k, v in super().conditional_headers(cached).items() if k != "If-Modified-Since"}
 
 
+class StripsWeakEtag(ReferenceWoaClient):
+    """7: revalidates with the opaque tag of an ETag only: W/"v" is sent back as "v"."""
+
+    def conditional_headers(self, cached: _Cached) -> dict[str, str]:
+        out = super().conditional_headers(cached)
+        if out.get("If-None-Match", "").startswith("W/"):
+            out["If-None-Match"] = out["If-None-Match"][2:]
+        return out
+
+
 # ---------------------------------------------------------------- §8.1
 
 class NoHostNameCheck(ReferenceWoaClient):
@@ -165,7 +175,18 @@ class InvokesAgentNamedInOutput(ReferenceWoaClient):
             self.send(url, self.encode(self.body(envelope)))
 
 
+class CaseSensitiveSchemeCheck(ReferenceWoaClient):
+    """8.1: refuses a REST base that starts with "http://", in lower case only: HTTP:// goes
+    through over plain HTTP."""
+
+    def secure(self, url: str) -> None:
+        if url.startswith("http://"):
+            raise Refused("insecure", f"{url} is not an https URL")
+
+
 VARIANTS = {
+    "strips-weak-etag": StripsWeakEtag,
+    "case-sensitive-scheme-check": CaseSensitiveSchemeCheck,
     "refetches-while-fresh": RefetchesWhileFresh,
     "revalidates-unconditionally": RevalidatesUnconditionally,
     "stores-no-store": StoresNoStore,
