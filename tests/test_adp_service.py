@@ -72,6 +72,12 @@ READING_PASSES = {
     "minimal-without-provenance": ["ADP-7.8-02", "ADP-7.8-03", "ADP-10-07"],
     "unsupported-filters-as-pointers": ["ADP-5.2-02", "ADP-9.3-01", "ADP-10-09"],
     "evidence-as-snippets": ["ADP-3.3-03", "ADP-7.6-01"],
+    "freshness-age-by-warning": ["ADP-4.9-02"],
+    "minimal-with-requested-evidence": ["ADP-5.3-01"],
+    "redaction-reason-member": ["ADP-7.5-04"],
+    "lenient-requests": ["ADP-8-06", "ADP-8-07", "ADP-8-01"],
+    "ties-shuffled": ["ADP-4.7-01", "ADP-4.7-02"],
+    "tag-lists-capped": ["ADP-3.3-02", "ADP-5.2-01"],
 }
 
 

@@ -69,6 +69,39 @@ def parse_time(value: Any) -> datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def same_candidates(a: "Answer", b: "Answer") -> bool:
+    """Whether two Discovery Responses return the same candidates as far as their ranking can
+    tell (AMB-56): the same ids in the same order; or, where every candidate of both carries a
+    score, the same scores in the same order and the same ids at each score, but the last (a
+    limit may cut candidates of equal score either way); or, without scores, the same ids in
+    any order (an order among equal scores is the service's to choose)."""
+    if a.ids == b.ids:
+        return True
+    scores_a = [c.get("score") for c in a.candidates]
+    scores_b = [c.get("score") for c in b.candidates]
+    if not (all(_number(x) for x in scores_a) and all(_number(x) for x in scores_b)):
+        return len(a.ids) == len(b.ids) and sorted(map(repr, a.ids)) == sorted(map(repr, b.ids))
+    if scores_a != scores_b:
+        return False
+    last = scores_a[-1] if scores_a else None
+    groups: dict[float, tuple[list, list]] = {}
+    for score, x, y in zip(scores_a, a.ids, b.ids):
+        groups.setdefault(score, ([], []))
+        groups[score][0].append(repr(x))
+        groups[score][1].append(repr(y))
+    return all(sorted(x) == sorted(y) for score, (x, y) in groups.items() if score != last)
+
+
+def well_formed_refusal(answer: "Answer") -> bool:
+    """A refusal by 8's rules: a 4xx whose body is a JSON object with a non-empty string code."""
+    value = answer.value
+    return answer.refused and isinstance(value, dict) and isinstance(value.get("code"), str) and bool(value["code"].strip())
+
+
 def snippet_members(candidate: dict) -> list[str]:
     """Members of a candidate that carry matching evidence the draft lists without a field
     (7.6: "matched description snippets"): a member beyond the candidate table whose name is

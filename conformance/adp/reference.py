@@ -26,6 +26,7 @@ import copy
 import hashlib
 import ipaddress
 import json
+import random
 import re
 import threading
 import uuid
@@ -60,7 +61,8 @@ class Options:
     level: str = "D2"
     #: PUT /agents/{id} is supported (and declared in Allow).
     registration: bool = True
-    #: How candidates are ordered: "score" (best first) or "shuffled".
+    #: How candidates are ordered: "score" (best first), "shuffled", or "ties-shuffled" (best
+    #: first, candidates of equal score in a new random order on every request).
     rank: str = "score"
     #: Refuse any request with excluded_tags (400): a service without that tag filter.
     filters_refused: bool = False
@@ -120,23 +122,34 @@ class Options:
     #: full only), "expires_at" (its expires_at at every detail), "renewed" (an expires_at a
     #: year ahead at every detail: a stale record presented as fresh).
     expired_shown: str = ""
-    #: detail=minimal answered as "minimal", "summary", or "score" (minimal plus score and evidence).
+    #: detail=minimal answered as "minimal", "summary", or "score" (minimal plus score and evidence),
+    #: or "evidence" (minimal, plus the evidence include_evidence asks for when it is true).
     minimal_mode: str = "minimal"
     #: The detail of a request without one; members added to a default candidate.
     default_detail: str = "summary"
     default_extra: tuple = ()
     #: A candidate whose private members were withheld carries redacted: "true", "absent", "false".
     redacted_flag: str = "true"
-    #: The response's warning when a candidate was redacted: "warning", "none", "empty" (warnings: []).
+    #: The response's warning when a candidate was redacted: "warning", "none", "empty" (warnings: []),
+    #: "reason" (no warning: the redacted candidate carries redaction_reason, a policy reason).
     redaction_warning: str = "warning"
     #: Unknown top-level request members: "ignore" or "reject"; unknown client_context members too.
     #: How a refusal of unknown members looks (a strictly validating service, 4.7: top level,
     #: client_context, and registered metadata's): "error" (400 invalid_request, the error
     #: object of 8), "500" (a server error), "text" (a 400 with a plain-text body), "200" (a 200
     #: carrying the error object).
+    #: "filter" (either kind): the unknown member's name read as a tag every candidate must hold.
     unknown_request: str = "ignore"
     unknown_refusal: str = "error"
     unknown_context: str = "ignore"
+    #: A request without query answered as a browse of the catalogue, and a limit that is no
+    #: integer ignored (a lenient service), instead of refused invalid_request.
+    lenient_requests: bool = False
+    #: Requests whose tag lists hold more than this many tags in all refused 400 invalid_request
+    #: (0: no cap).
+    max_tags: int = 0
+    #: With max_results_age_seconds, a warning names each candidate older than it.
+    age_warnings: bool = True
     #: include_evidence required: "" (never), "absent" (a request without it refused), "false" (false refused).
     evidence_required: str = ""
     #: A request with limit 1 refused; an empty result answered 404.
@@ -325,6 +338,11 @@ def _validate(body: Any, options: Options) -> str | None:
     """Why ``body`` is not a Discovery Request the service can process, or None."""
     if not isinstance(body, dict):
         return "a Discovery Request is a JSON object"
+    if options.lenient_requests and "query" not in body:
+        body["query"] = ""
+    if options.lenient_requests and "limit" in body and not (isinstance(body["limit"], int)
+                                                            and not isinstance(body["limit"], bool)):
+        del body["limit"]
     if not isinstance(body.get("query"), str):
         return "query (a string) is required"
     for name in ("required_tags", "preferred_tags", "excluded_tags", "protocols"):
@@ -342,6 +360,9 @@ def _validate(body: Any, options: Options) -> str | None:
         return "include_evidence is a boolean"
     if "detail" in body and not isinstance(body["detail"], str):
         return "detail is a string"
+    if options.max_tags and sum(len(body.get(n, [])) for n in ("required_tags", "preferred_tags", "excluded_tags")) \
+            > options.max_tags:
+        return f"at most {options.max_tags} tags in all of required_tags, preferred_tags and excluded_tags"
     unknown = sorted(set(body) - set(KNOWN_REQUEST))
     if unknown and options.unknown_request == "reject":
         return f"unknown members {unknown}"
@@ -391,6 +412,13 @@ def _score(record: dict, body: dict, moment: datetime, options: Options) -> tupl
 
 def _passes(record: dict, body: dict, options: Options) -> bool:
     tags = tags_of(record)
+    read_as_tags = set()  # unknown members taken for tags (a service that does not ignore them)
+    if options.unknown_request == "filter":
+        read_as_tags |= {k.lower() for k in body if k not in KNOWN_REQUEST}
+    if options.unknown_context == "filter" and isinstance(body.get("client_context"), dict):
+        read_as_tags |= {k.lower() for k in body["client_context"] if k not in ("locale", "domain", "client_id")}
+    if not read_as_tags <= tags:
+        return False
     required = norm(body.get("required_tags"))
     if required and options.required_mode == "all" and not set(required) <= tags:
         return False
@@ -465,11 +493,14 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
         provenance = {k: v for k, v in provenance.items() if k not in ("origin_service", "origin_authority")}
     if options.provenance_rewrite and "origin_authority" in provenance:
         provenance["origin_authority"] = site.hostname
-    if detail == "minimal" and options.minimal_mode == "minimal":
+    if detail == "minimal" and options.minimal_mode in ("minimal", "evidence"):
         bindings = [{"protocol": b.get("protocol"), "endpoint": b.get("endpoint")}
                     for b in record.get("bindings", []) if isinstance(b, dict)]
         out = _public({"id": record.get("id"), "status": record.get("status", "active"), "bindings": bindings},
                       options, notes)
+        if options.minimal_mode == "evidence" and evidence and options.level == "D2":
+            out |= {"score_components": components, "matched_tags": matched, "matched_examples": examples,
+                    "freshness": _freshness(entry)}
         return out | {k: v for k, v in provenance.items() if k not in options.provenance_remove_minimal}
     if detail == "full":
         out = {k: copy.deepcopy(v) for k, v in record.items() if k not in PRIVATE_MEMBERS}
@@ -479,6 +510,8 @@ def _candidate(entry: Entry, body: dict, detail: str, evidence: bool, scored: tu
                 out["redacted"] = True
             elif options.redacted_flag == "false":
                 out["redacted"] = False
+            if options.redaction_warning == "reason":
+                out["redaction_reason"] = "billing members are withheld by policy"
             notes.append(f"{record.get('id')}: members withheld by policy")
     else:
         out = {k: copy.deepcopy(record[k]) for k in SUMMARY if k in record}
@@ -592,6 +625,8 @@ def discover(site: Site, route: Route, request: Request) -> Response:
         chosen = [(e, ((sc[0] if asked & {p.lower() for p in protocols_of(e.record)} else round(sc[0] * 0.5, 4)),
                        *sc[1:])) for e, sc in chosen]
     chosen.sort(key=lambda pair: (-pair[1][0], str(pair[0].record.get("id"))))
+    if options.rank == "ties-shuffled":  # equal scores in a new order every time
+        chosen.sort(key=lambda pair: (-pair[1][0], random.random()))
     if options.rank == "shuffled":  # ordered by a hash of the id: no rank at all
         chosen.sort(key=lambda pair: hashlib.sha256(str(pair[0].record.get("id")).encode()).hexdigest())
     maximum = site.document.get("service", {}).get("max_limit", 50)
@@ -619,7 +654,7 @@ def discover(site: Site, route: Route, request: Request) -> Response:
             candidate["id"] = candidate["id"].lower()
         candidates.append(candidate)
         updated = parse_time(entry.record.get("updated_at"))
-        if isinstance(age, (int, float)) and not isinstance(age, bool) and updated and \
+        if options.age_warnings and isinstance(age, (int, float)) and not isinstance(age, bool) and updated and \
                 (moment - updated).total_seconds() > age:
             warnings.append(f"{entry.record.get('id')}: metadata is older than max_results_age_seconds ({age})")
     if notes and options.redaction_warning == "warning":

@@ -3,6 +3,7 @@ records no longer returned."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any
 
@@ -11,13 +12,41 @@ from conformance.adp.test_7_7_service_updates import stale_case
 from conformance.outcomes import clause, undeclared_choice, untestable, violation
 
 
+def _words(name: object) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", str(name)).lower()) if w}
+
+
+def indexed_time(fresh: dict) -> list[str]:
+    """Members of a freshness object that say when the result was indexed: indexed_at (the
+    draft's example), or a string member whose name holds the word indexed (AMB-45)."""
+    return [str(k) for k, v in fresh.items() if isinstance(v, str) and v.strip() and "indexed" in _words(k)]
+
+
+def age_shown(candidate: dict, fresh: dict) -> list[str]:
+    """What shows whether a candidate's source metadata is older than a freshness constraint
+    (AMB-45): a time of the metadata in its freshness object (metadata_updated_at, or a string
+    member named updated or modified) or on the candidate (updated_at), an age (a number named
+    age), or the answer itself (a boolean named stale, fresh, older or expired)."""
+    found = [f"freshness.{k}" for k, v in fresh.items() if isinstance(v, str) and v.strip()
+             and _words(k) & {"updated", "modified"}]
+    found += [f"freshness.{k}" for k, v in fresh.items() if isinstance(v, (int, float)) and not isinstance(v, bool)
+              and "age" in _words(k)]
+    found += [f"freshness.{k}" for k, v in fresh.items() if isinstance(v, bool)
+              and _words(k) & {"stale", "fresh", "older", "expired", "exceeds"}]
+    if isinstance(candidate.get("updated_at"), str) and candidate["updated_at"].strip():
+        found.append("updated_at")
+    return found
+
+
 @clause("ADP-4.9-02")
 def test_4_9_indexed_time_and_age_exposed(service: Probe) -> None:
     """Discovery services SHOULD expose when a result was indexed and whether the source metadata
-    is older than a client-supplied freshness constraint: each candidate's freshness holds
-    indexed_at and metadata_updated_at (the draft's example), and with max_results_age_seconds
-    1 in the request each candidate is warned of or carries both (AMB-13). A candidate without
-    any freshness object is judged by ADP-10-05."""
+    is older than a client-supplied freshness constraint: each candidate's freshness tells when
+    it was indexed (indexed_at, the draft's example, or a member so named); and where the request
+    supplies a freshness constraint (max_results_age_seconds 1), each candidate shows whether its
+    metadata is older: a warning naming it, or a time, age or flag of its metadata from which it
+    can be told (AMB-13, AMB-45). The catalogue request supplies none, so only the indexing time
+    is asked of it. A candidate without any freshness object is judged by ADP-10-05."""
     aged = service.discover({"query": "find an agent", "limit": 10,
                              "constraints": {"max_results_age_seconds": 1}, "include_evidence": True})
     answers = [service.catalog(), aged]
@@ -30,14 +59,16 @@ def test_4_9_indexed_time_and_age_exposed(service: Probe) -> None:
             if not isinstance(fresh, dict):
                 continue  # no freshness object at all: ADP-10-05's observation
             judged += 1
-            missing = [k for k in ("indexed_at", "metadata_updated_at") if k not in fresh]
-            if missing and not (answer is aged and str(c.get("id")) in warnings):
-                problems.append(f"candidate {c.get('id')!r} freshness {fresh or c.get('freshness')!r} has no "
-                                f"{' or '.join(missing)}")
+            missing = [] if indexed_time(fresh) else ["when it was indexed (indexed_at)"]
+            if answer is aged and not age_shown(c, fresh) and str(c.get("id")) not in warnings:
+                missing.append("whether its metadata is older than max_results_age_seconds 1 (no metadata time, age "
+                               "or flag, and no warning naming it)")
+            if missing:
+                problems.append(f"candidate {c.get('id')!r} freshness {fresh!r} shows not {' nor '.join(missing)}")
     if not judged:
         untestable("no candidate carried a freshness object (see ADP-10-05)")
     if problems:
-        violation(f"{len(problems)} of {judged} candidates: " + "; ".join(problems[:4]))
+        violation(f"{len(problems)} of {judged} candidates: " + "; ".join(problems[:4]), readings=("AMB-45",))
 
 
 @clause("ADP-4.9-01")

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.adp._service_fixtures import NOT_JSON, STATUS_OF, Answer, Probe, reached, response_or_untestable
+from conformance.adp._service_fixtures import (
+    NOT_JSON,
+    STATUS_OF,
+    Answer,
+    Probe,
+    reached,
+    response_or_untestable,
+    same_candidates,
+)
 from conformance.adp.test_3_3_service_conformance_levels import KNOWN
 from conformance.outcomes import clause, not_applicable, undeclared_choice, untestable, violation
 
@@ -183,8 +191,8 @@ def _same_ids(service: Probe, variant: dict, label: str) -> str | None:
     reached(other, label)
     if not other.is_response:
         return f"{label} was answered {other.describe()}"
-    if other.ids != base.ids:
-        return f"{label} returned {other.ids[:6]} where the plain request returned {base.ids[:6]}"
+    if not same_candidates(other, base):
+        return f"{label} returned {other.ids[:6]} where the plain request returned {base.ids[:6]} (AMB-56)"
     return None
 
 
@@ -202,7 +210,8 @@ def _strictly_refused(service: Probe, variant: dict, label: str) -> str | None:
 def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """Unknown top-level fields MUST be ignored by discovery services unless local policy requires
     strict validation: a Discovery Request with unknown top-level members (fixed ones and the
-    seed's) is answered as the same request without them; when registration is declared, metadata with an unknown top-level
+    seed's) is answered as the same request without them (the same candidates, in the same
+    order but among equal scores, AMB-56); when registration is declared, metadata with an unknown top-level
     member is accepted (AMB-11). Declared strict (``--declare strict-validation``), each such
     request is refused with a well-formed error object instead (a 4xx, a JSON object with a
     code, its status the code's: 8, AMB-10), and such metadata is accepted or refused so."""
@@ -236,9 +245,9 @@ def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations:
             elif plain.is_response and not other.is_response:
                 undeclared(f"a request with unknown members {unknown} was answered {other.describe()}", other,
                            f"a request with unknown members {unknown}")
-            elif plain.is_response and other.ids != plain.ids:
+            elif plain.is_response and not same_candidates(other, plain):
                 problems.append(f"a request with unknown members {unknown} returned {other.ids[:6]}, without them "
-                                f"{plain.ids[:6]}")
+                                f"{plain.ids[:6]} (AMB-56)")
     if service.registration_declared():
         metadata = service.kit_metadata("unknown-top", **{"net.adck.extension": {"v": 1}})
         put = service.put_agent(metadata["id"], metadata)
@@ -253,7 +262,7 @@ def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations:
                 undeclared(f"{label} was answered {put.describe()}", put, label)
     if problems:
         violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
-                  readings=("AMB-11",) if strict else ())
+                  readings=("AMB-11",) if strict else ("AMB-11", "AMB-56"))
     if refusals:
         # the sentence allows a refusal where local policy requires strict validation, and the
         # kit cannot see that policy: what it saw is a choice the target may state, never a failure
@@ -304,7 +313,7 @@ def test_4_7_unknown_nested_fields_ignored(service: Probe, adck_declarations: di
             refused(put, label, f"{label} was answered {put.describe()}")
     if problems:
         violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
-                  readings=("AMB-11",) if strict else ())
+                  readings=("AMB-11",) if strict else ("AMB-11", "AMB-56"))
     if refusals:
         undeclared_choice(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy "
                           f"requires strict validation, which the kit cannot see; --declare {STRICT} states it, "

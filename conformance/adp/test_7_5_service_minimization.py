@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from conformance.adp._checks import internal_names, secrets
 from conformance.adp._service_fixtures import (
+    CANDIDATE_FIELDS,
     Answer,
     Probe,
     reached,
@@ -168,12 +170,27 @@ def test_7_5_redacted_flag(service: Probe) -> None:
 @clause("ADP-7.5-04")
 def test_7_5_redaction_warning(service: Probe) -> None:
     """... and the response SHOULD include a warning or policy reason when doing so does not reveal
-    sensitive information: a response with a redacted candidate has a non-empty warnings array."""
+    sensitive information: a response with a redacted candidate has a non-empty warnings array,
+    or the response or the candidate gives a policy reason in a member so named (AMB-47)."""
     metadata, answer, candidate = _redaction_case(service)
     omitted = sorted(k for k in metadata if k not in candidate)
     if not omitted and candidate.get("redacted") is not True:
         untestable("the service redacted nothing of the registered agent at detail full")
     warnings = answer.member("warnings")
-    if not (isinstance(warnings, list) and warnings):
-        violation(f"candidate {candidate.get('id')!r} was redacted (omits {omitted}) and warnings is "
-                  f"{warnings if warnings is not None else '(absent)'!r}")
+    reasons = policy_reasons(answer.value) + policy_reasons(candidate)
+    if not (isinstance(warnings, list) and warnings) and not reasons:
+        violation(f"candidate {candidate.get('id')!r} was redacted (omits {omitted}); warnings is "
+                  f"{warnings if warnings is not None else '(absent)'!r} and no member of the response or the "
+                  "candidate gives a policy reason (AMB-47)", readings=("AMB-47",))
+
+
+def policy_reasons(value: Any) -> list[str]:
+    """Members of a response or candidate beyond its table that give a policy reason (7.5: "a
+    warning or policy reason"): a name holding the word reason, policy or redaction, with a
+    non-empty string, array or object (AMB-47)."""
+    if not isinstance(value, dict):
+        return []
+    defined = CANDIDATE_FIELDS | {"request_id", "applied_filters", "unsupported_filters", "warnings", "generated_at",
+                                  "candidates"}
+    return [str(k) for k, v in value.items() if k not in defined and isinstance(v, (str, list, dict)) and v
+            and {w for w in re.split(r"[^a-z0-9]+", str(k).lower()) if w} & {"reason", "reasons", "policy", "redaction"}]
