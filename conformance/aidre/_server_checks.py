@@ -3,9 +3,11 @@ a vector in a result (the ambiguities named beside each)."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
-from conformance.aidre._server_fixtures import METHOD_REFUSED, VECTOR_MEMBERS, Answer, Probe
+from conformance.aidre._server_fixtures import METHOD_REFUSED, NOT_JSON, VECTOR_MEMBERS, Answer, Probe
 from conformance.document import Document
 from conformance.outcomes import not_applicable, untestable, violation
 
@@ -17,14 +19,31 @@ def search_reached(answer: Answer, what: str) -> None:
     __tracebackhide__ = True
     if answer.status is None:
         untestable(f"{what}: {answer.describe()}")
+    if answer.ok and not answer.successful_search and answer.foreign_encoding:
+        untestable(f"{what} was answered {answer.describe()}, which the kit cannot read (see AIDRE-14.2-01)")
     if answer.ok and not answer.successful_search:
         untestable(f"{what} was answered {answer.describe()}, a 2xx that is no successful search response "
                    "(see AIDRE-16.1-01)")
 
 
-def must_reject(answer: Answer, what: str, statuses: tuple[int, ...] = (400, 422)) -> str | None:
-    """Why ``answer`` is not a rejection with one of ``statuses`` (AMB-03), or None. Whether the
-    error body is a JSON object is AIDRE-10-01's to judge, not the rejecting clause's."""
+def unreadable_left(skipped: list[str]) -> None:
+    """*untestable* when the clause found nothing wrong in what it could read, but some bodies it
+    had to read are JSON in another encoding than UTF-8: that is AIDRE-14.2-01's failure, and
+    the members they hold are unknown (AMB-63)."""
+    __tracebackhide__ = True
+    if skipped:
+        untestable(f"{len(skipped)} of the bodies this clause reads are not UTF-8, so the kit cannot read them: "
+                   f"{skipped[0]} (see AIDRE-14.2-01)")
+
+
+#: Every 4xx status: a refusal, whatever its code (which code is 15.4's rows', AMB-03, AMB-28).
+REFUSALS = tuple(range(400, 500))
+
+
+def must_reject(answer: Answer, what: str, statuses: tuple[int, ...] = REFUSALS) -> str | None:
+    """Why ``answer`` is not a rejection with one of ``statuses`` (any 4xx unless the sentence
+    names a code: which 4xx is the 15.4 rows', AIDRE-15.4-04, AMB-03), or None. Whether the
+    error body is a JSON object is AIDRE-10-01's to judge, not the rejecting clause's (AMB-28)."""
     if answer.status is None:
         return f"{what}: {answer.describe()}"
     if answer.status not in statuses:
@@ -133,8 +152,8 @@ def chunk_offer(server: Probe) -> tuple[bool | None, str]:
                       "(see AIDRE-5.2-01)")
     url = endpoints.chunk_url(ids[0])
     answer = server.get(url, method_refusal=True)
-    if answer.status == 200 and isinstance(answer.value, dict):
-        return True, ""
+    if answer.status == 200 and (isinstance(answer.value, dict) or answer.foreign_encoding):
+        return True, ""  # JSON in another encoding is a chunk all the same (AIDRE-14.2-01's, AMB-63)
     if answer.status is None or answer.status == 429:  # the kit could not tell
         return None, f"GET {url} (the path 8 names; the discovery document names no endpoints.chunk): {answer.describe()}"
     return False, (f"the discovery document names no endpoints.chunk, and GET {url} (the path 8 names) was "
@@ -196,15 +215,18 @@ def offered_chunk_answers(server: Probe, count: int = 3) -> list[tuple[str, Answ
     return chunk_answers(server, count) if chunks_offered(server) else []
 
 
-def provoked_errors(server: Probe) -> list[tuple[str, object]]:
+def provoked_errors(server: Probe) -> list[tuple[str, Answer]]:
     """Requests every AIDRE server must refuse or answer with an error, across the resources:
     a non-positive top_k, a body that is not JSON; where the target offers vector queries, a
     vector of the wrong length and an embedding space nobody advertises; where it offers chunk
     retrieval, an unknown chunk id (AMB-31, AMB-32: an optional feature's refusal is no error
     the kit judges)."""
-    cases: list[tuple[str, object]] = [
+    cases: list[tuple[str, Answer]] = [
         ("a search with top_k 0", server.search(server.text_body(top_k=0))),
         ("a search whose body is not JSON", server.search(None, raw=b'{"query": "cut')),
+        # an error only where the server rejects it rather than clamping (18.1): its body is
+        # this list's to judge, not AIDRE-18.1-05's (AMB-28)
+        ("a search with top_k 1000000", server.search(server.text_body("northwind", top_k=1_000_000))),
     ]
     spaces = vector_spaces(server)
     if spaces:
@@ -254,12 +276,15 @@ def successful_searches_have_results(server: Probe) -> None:
     spaces = vector_spaces(server)
     if spaces:
         bodies.append(server.vector_body(spaces[0], seed=1))
-    problems, judged = [], 0
+    problems, judged, skipped = [], 0, []
     for body in bodies:
         answer = server.search(body)
         if answer.status is None:
             untestable(f"a search: {answer.describe()}")
         if not answer.ok:
+            continue
+        if answer.value is NOT_JSON and answer.foreign_encoding:  # AIDRE-14.2-01's (AMB-63)
+            skipped.append(f"a 2xx search answer: {answer.foreign_encoding}")
             continue
         judged += 1
         value = answer.value
@@ -268,6 +293,65 @@ def successful_searches_have_results(server: Probe) -> None:
         elif not isinstance(value.get("results"), list):
             got = "no results member" if "results" not in value else f"results of type {type(value['results']).__name__}"
             problems.append(f"a 2xx search answer has {got} (members: {', '.join(sorted(value)[:6])})")
+    fail_all(problems, judged, "2xx search answers lacked a results array")
+    unreadable_left(skipped)
     if not judged:
         untestable("no search was answered 2xx (see AIDRE-5.2-01)")
-    fail_all(problems, judged, "2xx search answers lacked a results array")
+
+
+def error_objects_of(answers: list[tuple[str, Answer]]) -> tuple[list[tuple[str, Answer]], list[str]]:
+    """The error answers (4xx, 5xx) among ``answers``, and why those whose body is JSON in
+    another encoding than UTF-8 were left out (AMB-63)."""
+    errors, skipped = [], []
+    for what, answer in answers:
+        if not answer.is_error:
+            continue
+        if answer.value is NOT_JSON and answer.foreign_encoding:
+            skipped.append(f"{what}: {answer.foreign_encoding}")
+        else:
+            errors.append((what, answer))
+    return errors, skipped
+
+
+# ---------------------------------------------------------------- error values (17.3, AMB-04)
+
+def machine_readable(value: Any) -> bool:
+    """A machine-readable error value (17.3, AMB-04): a token a program can compare, in any
+    spelling the draft never fixes: a string holding a letter or digit and no white space or
+    control character (invalid_request, invalid-request, InvalidRequest, E.TOPK_0), or an
+    integer code. Prose ("Invalid request!"), an empty string, null, a list or an object is none."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, str) and any(c.isalnum() for c in value) and \
+        not any(c.isspace() or unicodedata.category(c).startswith("C") for c in value)
+
+
+#: The suggested values of 17.3.
+SUGGESTED = ("invalid_request", "unsupported_embedding_space", "invalid_embedding_dimension",
+             "unsupported_return_field", "unauthorized", "forbidden", "not_found", "rate_limited", "internal_error")
+
+
+def spelled(value: Any) -> str | None:
+    """The suggested value ``value`` spells, in whatever case and separators (InvalidRequest,
+    invalid-request, INVALID_REQUEST are invalid_request), or None (AMB-04)."""
+    if not isinstance(value, str):
+        return None
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", value.strip())
+    name = re.sub(r"[-.\s]+", "_", words).lower()
+    return name if name in SUGGESTED else None
+
+
+def names_describing(what: set[str], status: int | None) -> set[str]:
+    """The suggested values that describe the error a request the kit got wrong on purpose
+    met: ``what`` (the names of the request's own fault) and invalid_request (every such request
+    is an invalid one, whatever status it got: a 5xx is the status's fault, another clause's),
+    internal_error for a 5xx, unauthorized and forbidden with 401 and 403; rate_limited is
+    AIDRE-15.4-11's to judge (an answer that says so must be a 429) and is never a misuse here."""
+    names = set(what) | {"rate_limited", "invalid_request"}
+    if status is not None and status >= 500:
+        names.add("internal_error")
+    if status in (401, 403):
+        names |= {"unauthorized", "forbidden"}
+    return names

@@ -9,8 +9,10 @@ a failure shows its own evidence, not the whole run's.
 
 from __future__ import annotations
 
+import codecs
 import json
 import random
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +22,7 @@ import httpx
 import pytest
 
 from conformance import answers
-from conformance.document import Document
+from conformance.document import Document, loads
 from conformance.fetch import Exchange, Fetch, Fetcher
 from conformance.invoke import Invoker
 from conformance.outcomes import not_applicable, untestable
@@ -60,6 +62,52 @@ class Answer(answers.Answer):
         """Refused with an error object: 4xx and a JSON object body (AMB-03)."""
         return self.status is not None and 400 <= self.status < 500 and isinstance(self.value, dict)
 
+    @property
+    def refused(self) -> bool:
+        """Refused, whatever the body: a 4xx (the error body is AIDRE-10-01's to judge, AMB-28)."""
+        return self.status is not None and 400 <= self.status < 500
+
+    @property
+    def foreign_encoding(self) -> str | None:
+        """Why the body, JSON in another encoding than UTF-8, cannot be read (14.2, AMB-63), or
+        None: no body, a UTF-8 one, or one that is no JSON in any encoding the kit tries (the
+        charset its Content-Type names, UTF-16, UTF-32, ISO-8859-1 for any 8-bit one): a body that
+        is no JSON at all is judged as such by the clauses that read it."""
+        final = self.final
+        if final is None or not final.body:
+            return None
+        raw = final.body
+        try:
+            codecs.getincrementaldecoder("utf-8")("strict").decode(raw, final=not final.body_truncated)
+            return None
+        except UnicodeDecodeError as exc:
+            why = f"byte 0x{raw[exc.start]:02x} at offset {exc.start} is no UTF-8"
+        if final.body_truncated:
+            return None  # the kit cannot parse a cut body in any encoding
+        labelled = _CHARSET.search(final.header("content-type") or "")
+        # any 8-bit encoding keeps JSON's ASCII structure: ISO-8859-1 stands for them all
+        tried = ([labelled.group(1)] if labelled else []) + ["utf-16", "utf-32", "iso-8859-1"]
+        for codec in dict.fromkeys(c.lower() for c in tried):
+            try:
+                loads(raw.decode(codec))
+            except (ValueError, UnicodeDecodeError, LookupError):
+                continue
+            return f"a JSON body in {codec}, not UTF-8 ({why})"
+        return None
+
+    @property
+    def charset(self) -> str | None:
+        """The charset parameter of the Content-Type, or None."""
+        final = self.final
+        match = _CHARSET.search((final.header("content-type") or "") if final else "")
+        return match.group(1) if match else None
+
+    def describe(self) -> str:
+        foreign = self.foreign_encoding if self.status is not None else None
+        if foreign and self.value is NOT_JSON:
+            return f"{self.status} ({self.media_type or 'no Content-Type'}) with {foreign}"
+        return super().describe()
+
     def body_summary(self, value: Any) -> str:
         body = "a JSON object" + (f" with error {value['error']!r}" if "error" in value else "")
         if isinstance(value.get("results"), list):
@@ -68,6 +116,8 @@ class Answer(answers.Answer):
 
 
 NOT_JSON = answers.NOT_JSON
+#: The charset parameter of a Content-Type (14.2).
+_CHARSET = re.compile(r";\s*charset\s*=\s*\"?([^\";\s]+)", re.I)
 
 
 @dataclass(frozen=True)

@@ -89,9 +89,10 @@ class Options:
     non_positive_status: int = 400
     #: Accept a top_k of 0 (only 0) with the default.
     accept_zero_top_k: bool = False
-    #: Above the maximum: "clamp" (as documented), "reject", "unclamped" (answers it whole while
-    #: meta.top_k says the maximum), "alternate" (clamps, then rejects the same request), "500",
-    #: "default" (answers the default number of results instead of the maximum).
+    #: Above the maximum: "clamp" (as documented), "reject", "reject-text" (400 with a plain-text
+    #: body), "unclamped" (answers it whole while meta.top_k says the maximum), "alternate"
+    #: (clamps, then rejects the same request), "500", "default" (answers the default number of
+    #: results instead of the maximum).
     over_max: str = "clamp"
     #: The default and maximum top_k the server enforces, where they differ from what its
     #: discovery document's limits member documents (0: as documented).
@@ -107,12 +108,17 @@ class Options:
     vector_refused_status: int = 0
     #: Status of a query vector whose length differs from the space's dimensions.
     dimension_status: int = 422
+    #: Status of an empty query_vector, where it differs from ``dimension_status`` (0): 400 (a
+    #: malformed vector, 15.4's 400 row; 19.2's 422 applies too), or 200 (searched as a vector of zeros).
+    empty_vector_status: int = 0
     #: Vectors longer than the space are cut, shorter ones padded, instead of refused.
     truncate_long_vectors: bool = False
     pad_short_vectors: bool = False
     #: Accept a body with both query and query_vector (the text one wins), or with neither.
     accept_both: bool = False
     accept_neither: bool = False
+    #: Status of the refusal of a body with both query and query_vector, or neither (5.1).
+    exactly_one_status: int = 400
     #: Accept a vector query without embedding_space (the first space is assumed).
     accept_missing_space: bool = False
     #: Read a query that is not a string as its JSON text.
@@ -154,7 +160,10 @@ class Options:
     #: "json" errors as JSON objects; "text" as plain text; "array" as a JSON array.
     error_body: str = "json"
     #: Error values: "stable" (the suggested ones), "prose" (not machine-readable), "random"
-    #: (differ between identical requests), "other" (not the suggested value for the case);
+    #: (differ between identical requests), "other" (a vocabulary of its own: bad_vector,
+    #: missing, ...), "kebab" (the suggested names spelled with hyphens), "numeric" (integer
+    #: codes), "swapped" (invalid_embedding_dimension and unsupported_embedding_space each used
+    #: for the other's error), "internal" (every 4xx error named internal_error);
     #: ``error_values_for`` limits the change to one value (say, invalid_request).
     error_values: str = "stable"
     error_values_for: str = ""
@@ -163,7 +172,8 @@ class Options:
     bad_type_status: int = 415
     #: Status of a request without the credentials a protected collection needs.
     unauthorized_status: int = 401
-    #: Status of an unknown chunk id; of an unknown collection.
+    #: Status of an unknown chunk id; of an unknown collection (200: searched like any other,
+    #: a successful search with no results).
     unknown_chunk_status: int = 404
     unknown_collection_status: int = 404
     #: Method status of the collections, search and chunk resources (200: supported; 405/501).
@@ -189,6 +199,13 @@ class Options:
     #: A collection whose searches are over their rate limit (every one refused, with this status).
     limited_collection: str = ""
     limited_status: int = 429
+    # -- character encoding
+    #: The codec of every JSON body ("utf-8"; "latin-1", "utf-16": a deployment whose texts
+    #: carry its brand, " \u00b7 Northwind Cloud", come out in that encoding) and the charset
+    #: parameter its Content-Type names ("": none). Either set adds the brand to error
+    #: messages, collection descriptions and titles (results carry a source title then, as in 24.2).
+    body_encoding: str = "utf-8"
+    body_charset: str = ""
     # -- rate limit fields
     #: RateLimit fields sent: "all" (Limit, Remaining, Reset), "limit-only", "text-only" (on text searches only).
     rate_limit_fields: str = "all"
@@ -290,6 +307,13 @@ def scores(vector: list[float], space: str, distance: str, collection: str) -> l
 _OTHER_VALUE = {"invalid_embedding_dimension": "bad_vector", "not_found": "missing",
                 "unsupported_embedding_space": "unknown_space", "invalid_request": "bad_request",
                 "unauthorized": "denied", "unsupported_return_field": "bad_return"}
+#: Integer codes of a variant with ``error_values = "numeric"``.
+_NUMERIC_VALUE = {"invalid_request": 40000, "not_found": 40400, "unauthorized": 40100,
+                  "unsupported_embedding_space": 42201, "invalid_embedding_dimension": 42202,
+                  "unsupported_return_field": 40001, "rate_limited": 42900, "internal_error": 50000}
+#: Each value used for the other's error (``error_values = "swapped"``).
+_SWAPPED_VALUE = {"invalid_embedding_dimension": "unsupported_embedding_space",
+                  "unsupported_embedding_space": "invalid_embedding_dimension"}
 
 
 def _request_id(options: Options, body: bytes = b"") -> str:
@@ -301,11 +325,21 @@ def _request_id(options: Options, body: bytes = b"") -> str:
         return f"req_{next(_ids):06d}"
 
 
-def _json(status: int, value: Any, content_type: str = MEDIA) -> Response:
-    """A JSON body; ``content_type`` "" sends no Content-Type at all."""
-    response = Response(json.dumps(value, ensure_ascii=False).encode("utf-8"), status=status)
+#: What a variant that serves another encoding (Options.body_encoding) adds to its texts.
+BRAND = " \u00b7 Northwind Cloud"
+
+
+def _branded(options: Options | None) -> bool:
+    return options is not None and (options.body_encoding != "utf-8" or bool(options.body_charset))
+
+
+def _json(status: int, value: Any, content_type: str = MEDIA, options: Options | None = None) -> Response:
+    """A JSON body (in ``options.body_encoding``); ``content_type`` "" sends no Content-Type at all."""
+    encoding = options.body_encoding if options is not None else "utf-8"
+    response = Response(json.dumps(value, ensure_ascii=False).encode(encoding), status=status)
     if content_type:
-        response.headers["Content-Type"] = content_type
+        charset = options.body_charset if options is not None else ""
+        response.headers["Content-Type"] = content_type + (f"; charset={charset}" if charset else "")
     else:
         del response.headers["Content-Type"]
     return response
@@ -330,6 +364,16 @@ def error(options: Options, status: int, code: str, message: str, details: dict 
             code = f"{code}_{next(_ids)}"
     elif options.error_values == "other":
         code = _OTHER_VALUE.get(code, code)
+    elif options.error_values == "kebab":
+        code = code.replace("_", "-")
+    elif options.error_values == "numeric":
+        code = _NUMERIC_VALUE.get(code, 40000)
+    elif options.error_values == "swapped":
+        code = _SWAPPED_VALUE.get(code, code)
+    elif options.error_values == "internal" and 400 <= status < 500:
+        code = "internal_error"
+    if _branded(options):
+        message += BRAND
     if options.error_body == "text":
         response = Response(f"{code}: {message}\n".encode("utf-8"), status=status)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
@@ -340,7 +384,7 @@ def error(options: Options, status: int, code: str, message: str, details: dict 
     value = {k: v for k, v in value.items() if k not in options.error_remove}
     if options.error_body == "array":
         value = [value]
-    return _json(status, value, options.error_type)
+    return _json(status, value, options.error_type, options)
 
 
 def _limits(site: Site) -> dict:
@@ -382,13 +426,13 @@ def collections(site: Site, route: Route, request: Request) -> Response:
         return refused
     listed = []
     for name, (description, visibility, updated) in COLLECTIONS.items():
-        item: dict[str, Any] = {"name": name, "description": description, "visibility": visibility,
-                                "updated_at": updated}
+        item: dict[str, Any] = {"name": name, "description": description + (BRAND if _branded(options) else ""),
+                                "visibility": visibility, "updated_at": updated}
         if options.collection_remove_from in ("all", name):
             item = {k: v for k, v in item.items() if k not in options.collection_remove}
             item.update(options.collection_set)
         listed.append(item)
-    response = _json(200, {"collections": listed}, _success_type(options, request, "collections"))
+    response = _json(200, {"collections": listed}, _success_type(options, request, "collections"), options)
     response.headers["Cache-Control"] = "max-age=300"
     if options.collections_etag:
         response.headers["ETag"] = '"collections-v1"'
@@ -414,13 +458,14 @@ def chunk(site: Site, route: Route, request: Request) -> Response:
     metadata = {"updated_at": found["updated_at"], "canonical": True,
                 "visibility": found["visibility"], "content_hash": found["content_hash"]}
     metadata = {k: v for k, v in metadata.items() if k not in options.chunk_remove}
+    title = found["title"] + (BRAND if _branded(options) else "")
     body = {"id": found["id"], "collection": found["collection"], "text": found["text"],
-            "source": {"url": found["url"], "title": found["title"]}, "metadata": metadata}
+            "source": {"url": found["url"], "title": title}, "metadata": metadata}
     if options.chunk_body == "text":
         response = Response(found["text"].encode("utf-8"), status=options.chunk_status_ok)
         response.headers["Content-Type"] = "text/plain; charset=utf-8"
     else:
-        response = _json(options.chunk_status_ok, body, _success_type(options, request, "chunk"))
+        response = _json(options.chunk_status_ok, body, _success_type(options, request, "chunk"), options)
     if options.chunk_etag:
         response.headers["ETag"] = '"' + found["content_hash"].split(":")[1][:16] + '"'
     response.headers["Cache-Control"] = "max-age=300"
@@ -488,11 +533,12 @@ def search(site: Site, route: Route, request: Request) -> Response:
     if has_vector and options.vector_refused_status:
         return fail(options.vector_refused_status, "invalid_request", "this server answers text queries only")
     if has_text and has_vector and not options.accept_both:
-        return fail(400, "invalid_request", "send exactly one of query and query_vector (5.1)")
+        return fail(options.exactly_one_status, "invalid_request", "send exactly one of query and query_vector (5.1)")
     if not has_text and not has_vector and not options.accept_neither:
-        return fail(400, "invalid_request", "send exactly one of query and query_vector (5.1)")
+        return fail(options.exactly_one_status, "invalid_request", "send exactly one of query and query_vector (5.1)")
     collection = body.get("collection", "docs")
-    if not isinstance(collection, str) or collection not in COLLECTIONS:
+    unknown_collection = not isinstance(collection, str) or collection not in COLLECTIONS
+    if unknown_collection and not (options.unknown_collection_status == 200 and isinstance(collection, str)):
         return fail(options.unknown_collection_status, "not_found", f"no collection {collection!r}",
                     {"collection": collection})
     if collection == options.limited_collection:
@@ -504,7 +550,7 @@ def search(site: Site, route: Route, request: Request) -> Response:
             response.headers["Retry-After"] = "60"
         return response
     opened = options.open_private == "all" or (options.open_private == "vector" and "query_vector" in body)
-    if COLLECTIONS[collection][1] != "public" and not (_authorized(request) or opened):
+    if not unknown_collection and COLLECTIONS[collection][1] != "public" and not (_authorized(request) or opened):
         return fail(options.unauthorized_status, "unauthorized", "this collection needs authorization")
     wanted = body.get("return") if isinstance(body.get("return"), dict) else {}
     supported_return = {"ids", "metadata", "text", "vectors", "semantic_payload"}
@@ -514,7 +560,7 @@ def search(site: Site, route: Route, request: Request) -> Response:
     if odd and options.unknown_return == "500":
         return fail(500, "internal_error", "the server failed")
     if odd and options.unknown_return == "200-error":
-        return _json(200, {"error": "unsupported_return_field", "fields": odd}, options.success_type)
+        return _json(200, {"error": "unsupported_return_field", "fields": odd}, options.success_type, options)
     if "top_k" not in body and options.require_top_k:
         return fail(400, "invalid_request", "top_k is required")
     top_k = body.get("top_k", limits["default_top_k"])
@@ -535,6 +581,10 @@ def search(site: Site, route: Route, request: Request) -> Response:
             mode = "clamp" if next(_alternate) % 2 == 0 else "reject"
         if mode == "reject":
             return fail(400, "invalid_request", f"top_k is at most {maximum}", {"max_top_k": maximum})
+        if mode == "reject-text":
+            response = Response(f"top_k is at most {maximum}\n".encode("utf-8"), status=400)
+            response.headers["Content-Type"] = "text/plain; charset=utf-8"
+            return response
         if mode == "500":
             return fail(500, "internal_error", "the server failed")
         if mode == "unclamped":
@@ -574,6 +624,11 @@ def search(site: Site, route: Route, request: Request) -> Response:
                                                    and math.isfinite(x) for x in vector):
             return fail(400, "invalid_request", "query_vector must be an array of numbers")
         dims, distance, _ = SPACES[space]
+        if not vector and options.empty_vector_status == 200:
+            vector = [0.0] * dims
+        elif not vector and options.empty_vector_status:
+            return fail(options.empty_vector_status, "invalid_request", "query_vector must not be empty",
+                        {"embedding_space": space})
         if len(vector) > 8 * dims:  # input size (11.5): far beyond any space of this server
             return fail(422, "invalid_embedding_dimension", f"the supplied query vector has length {len(vector)}, "
                         f"but the embedding space requires {dims}",
@@ -615,6 +670,8 @@ def search(site: Site, route: Route, request: Request) -> Response:
     for cid, score in page:
         found = corpus().by_id[cid]
         result: dict[str, Any] = {"id": cid, "score": score}
+        if _branded(options):
+            result["source"] = {"url": found["url"], "title": found["title"] + BRAND}
         if wanted.get("metadata", True):
             metadata = {"updated_at": found["updated_at"], "canonical": True,
                         "visibility": found["visibility"], "content_hash": found["content_hash"]}
@@ -639,7 +696,7 @@ def search(site: Site, route: Route, request: Request) -> Response:
         answer[options.results_member] = answer.pop("results")
     if options.response_remove_on == "all" or (options.response_remove_on == "vector" and has_vector):
         answer = {k: v for k, v in answer.items() if k not in options.response_remove}
-    response = _json(options.success_status, answer, _success_type(options, request, "search"))
+    response = _json(options.success_status, answer, _success_type(options, request, "search"), options)
     if options.rate_limit_fields != "none" and not (options.rate_limit_fields == "text-only" and not has_text):
         response.headers["RateLimit-Limit"] = "1000"
         if options.rate_limit_fields != "limit-only":

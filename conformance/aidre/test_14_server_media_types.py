@@ -11,9 +11,10 @@ from conformance.outcomes import clause, untestable
 
 def _labelled(answers: list[tuple[str, Answer]], what: str) -> None:
     __tracebackhide__ = True
-    # an AIDRE body is JSON: a body that is not is another clause's failure (AIDRE-8-01, AIDRE-10-01)
+    # an AIDRE body is JSON: a body that is not is another clause's failure (AIDRE-8-01, AIDRE-10-01);
+    # JSON in another encoding is still JSON, labelled as it is (its encoding is AIDRE-14.2-01's, AMB-63)
     judged = [(w, a) for w, a in answers if a.status is not None and a.final is not None and a.final.body
-              and a.value is not NOT_JSON]
+              and (a.value is not NOT_JSON or a.foreign_encoding)]
     if not judged:
         untestable(f"no {what} came back to judge")
     problems = [f"{w} came as {a.media_type or 'no Content-Type'}" for w, a in judged if a.media_type != MEDIA]

@@ -3,34 +3,40 @@ objects (as §10 says too, AMB-13) and SHOULD contain error, message, details an
 
 from __future__ import annotations
 
-from conformance.aidre._server_checks import fail_all, provoked_errors
+from conformance.aidre._server_checks import error_objects_of, fail_all, provoked_errors, unreadable_left
 from conformance.aidre._server_fixtures import Probe
 from conformance.outcomes import clause, untestable
 
 
-def _errors(server: Probe) -> list:
+def _errors(server: Probe) -> tuple[list, list[str]]:
+    """The error answers of the run's invalid requests, and those whose body is JSON in another
+    encoding than UTF-8, left to AIDRE-14.2-01 (AMB-63)."""
     __tracebackhide__ = True
-    errors = [(what, a) for what, a in provoked_errors(server) if a.is_error]
-    if not errors:
+    errors, skipped = error_objects_of(provoked_errors(server))
+    if not errors and not skipped:
         untestable("none of the invalid requests was answered with an error status")
-    return errors
+    return errors, skipped
 
 
 @clause("AIDRE-17.1-01")
 def test_17_1_errors_are_json_objects(server: Probe) -> None:
-    """Errors MUST be JSON objects (each 4xx or 5xx answer's body parses as a JSON object)."""
-    errors = _errors(server)
+    """Errors MUST be JSON objects (each 4xx or 5xx answer's body parses as a JSON object; one in
+    another encoding than UTF-8 is AIDRE-14.2-01's, AMB-63)."""
+    errors, skipped = _errors(server)
     problems = [f"{what} was answered {a.describe()}" for what, a in errors if not isinstance(a.value, dict)]
     fail_all(problems, len(errors), "error answers were not JSON objects")
+    unreadable_left(skipped)
 
 
 def _member(server: Probe, member: str) -> None:
     __tracebackhide__ = True
-    objects = [(what, a) for what, a in _errors(server) if isinstance(a.value, dict)]
-    if not objects:
-        untestable("no error answer was a JSON object (see AIDRE-17.1-01)")
+    errors, skipped = _errors(server)
+    objects = [(what, a) for what, a in errors if isinstance(a.value, dict)]
     lacking = [f"the error answering {what} has no {member}" for what, a in objects if member not in a.value]
     fail_all(lacking, len(objects), f"error objects had no {member}")
+    unreadable_left(skipped)
+    if not objects:
+        untestable("no error answer was a JSON object (see AIDRE-17.1-01)")
 
 
 @clause("AIDRE-17.1-03")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conformance.aidre._server_checks import fail_all, vector_spaces
 from conformance.aidre._server_fixtures import Probe
-from conformance.outcomes import clause, not_applicable
+from conformance.outcomes import clause, not_applicable, untestable
 
 #: RateLimit fields of the draft (21.2, 24.2), or of later revisions of the fields' draft (AMB-07).
 RATELIMIT_TRIPLE = ("ratelimit-limit", "ratelimit-remaining", "ratelimit-reset")
@@ -32,6 +32,9 @@ def test_21_1_rate_limit_state_exposed(server: Probe) -> None:
         server.used.append(signs[0])  # the sign is evidence
     if not signs:
         not_applicable("no sign of rate limiting in the run (no 429, no rate_limited, no RateLimit field)")
+    if not answers:  # signs, but no successful search to look at: a prerequisite failed
+        untestable("the run saw signs of rate limiting, but no successful search whose fields could be judged "
+                   "(see AIDRE-5.2-01)")
     problems = []
     for a in answers:
         have = names(a)

@@ -15,7 +15,8 @@ TEXT_QUERIES = ("single sign-on certificate", "invoice", "Zürich – naïve caf
 @clause("AIDRE-5.1-02")
 def test_5_1_request_with_both_or_neither_query_member_is_rejected(server: Probe, discovery: Document) -> None:
     """A request MUST include exactly one of: query, query_vector. A server SHOULD refuse a
-    request holding both or neither with an error object, 400 or 422 (AMB-03, AMB-05). The body
+    request holding both or neither (a 4xx; 400 or 422 is AIDRE-15.4-04's, the error object
+    AIDRE-10-01's: AMB-03, AMB-05, AMB-28). The body
     holding both only where the target offers vector queries: a text-only server may refuse
     any query_vector as not implemented (AMB-32)."""
     spaces = vector_spaces(server)

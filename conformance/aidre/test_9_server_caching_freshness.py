@@ -3,7 +3,7 @@ resources are exposed (AMB-17)."""
 
 from __future__ import annotations
 
-from conformance.aidre._server_checks import fail_all, offered_chunk_answers, search_reached
+from conformance.aidre._server_checks import fail_all, offered_chunk_answers, search_reached, unreadable_left
 from conformance.aidre._server_fixtures import Answer, Endpoints, Probe
 from conformance.fetch import Fetch
 from conformance.outcomes import clause, untestable
@@ -11,7 +11,7 @@ from conformance.outcomes import clause, untestable
 
 def _exposed(server: Probe, member: str) -> None:
     __tracebackhide__ = True
-    problems, judged = [], 0
+    problems, judged, skipped = [], 0, []
     for body in (server.text_body(), server.text_body("invoice", top_k=2)):
         answer = server.search(body)
         search_reached(answer, "a search")
@@ -24,14 +24,17 @@ def _exposed(server: Probe, member: str) -> None:
                 problems.append(f"result {r.get('id', '?')!r} has no {member} (in metadata or at its top level)")
     if server.endpoints.chunk is not None:  # where chunk retrieval is offered (AMB-31)
         for cid, answer in offered_chunk_answers(server):
-            if answer.status == 200 and isinstance(answer.value, dict):
+            if answer.status == 200 and answer.foreign_encoding and not isinstance(answer.value, dict):
+                skipped.append(f"chunk {cid!r}: {answer.foreign_encoding}")  # AIDRE-14.2-01's (AMB-63)
+            elif answer.status == 200 and isinstance(answer.value, dict):
                 judged += 1
                 meta = answer.value.get("metadata") if isinstance(answer.value.get("metadata"), dict) else {}
                 if member not in answer.value and member not in meta:
                     problems.append(f"chunk {cid!r} has no {member}")
+    fail_all(problems, judged, f"results and chunks did not expose {member}")
+    unreadable_left(skipped)
     if not judged:
         untestable("no search result or chunk was served to look in (see AIDRE-5.2-01, AIDRE-8-01)")
-    fail_all(problems, judged, f"results and chunks did not expose {member}")
 
 
 @clause("AIDRE-9-02")
