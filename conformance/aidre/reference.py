@@ -12,9 +12,10 @@ search and chunk resources to the handlers here (``aidre.collections``, ``aidre.
   ``adck:hash-64:cosine:v1`` (64 dimensions, cosine similarity, vectors normalised) and
   ``adck:hash-48:l2:v1`` (48 dimensions, Euclidean distance: lower is better, not normalised).
   :func:`embed` is public, so a test can compute the vector of any text in either space.
-* ``top_k``: default and maximum documented in the discovery document's ``limits`` member
-  (an extension member, AMB of the draft: it names no place to document them); above the
-  maximum the value is clamped, as documented there.
+* ``top_k``: default and maximum documented in the discovery document's ``x_adck_limits``
+  member (an extension member, named as 23.3 advises, so as not to collide with a member a
+  later revision may define: the draft names no place to document them, AMB-15, AMB-29);
+  above the maximum the value is clamped, as documented there.
 * Pagination: an opaque cursor (an HMAC-sealed offset bound to the query) in
   ``meta.next_cursor``; the request names it in ``cursor``.
 * Vectors only when ``return.vectors`` is true; ``semantic_payload`` is not supported and,
@@ -95,7 +96,7 @@ class Options:
     #: results instead of the maximum).
     over_max: str = "clamp"
     #: The default and maximum top_k the server enforces, where they differ from what its
-    #: discovery document's limits member documents (0: as documented).
+    #: discovery document's x_adck_limits member documents (0: as documented).
     default_top_k: int = 0
     max_top_k: int = 0
     #: Status of a text query (200 supports them; 400/422 refuse them).
@@ -388,7 +389,7 @@ def error(options: Options, status: int, code: str, message: str, details: dict 
 
 
 def _limits(site: Site) -> dict:
-    limits = site.document.get("limits") if isinstance(site.document, dict) else None
+    limits = site.document.get("x_adck_limits") if isinstance(site.document, dict) else None
     return limits if isinstance(limits, dict) else {"default_top_k": 5, "max_top_k": 50}
 
 
