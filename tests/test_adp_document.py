@@ -122,6 +122,24 @@ def test_a_conforming_but_unusual_metadata_object_fails_nothing() -> None:
     assert schema_ok("metadata", json.loads(raw))
 
 
+#: Conforming documents that settle a reading (fixtures/adp/documents): each is an object the
+#: draft allows that an earlier reading failed; the clauses it must pass.
+DOCUMENT_READINGS = {
+    # an agent card mapped into the profile that kept the card's own Name, a binding's Protocol
+    # and an example's Language beside the defined members: unknown members (AMB-28)
+    "metadata-card-fields-kept.json": ["ADP-4.1-24", "ADP-4.1-03", "ADP-4.5-01"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENT_READINGS))
+def test_a_conforming_reading_document_fails_nothing(name: str) -> None:
+    raw = (FIXTURES / "documents" / name).read_bytes()
+    verdict = judge(raw)
+    assert set(verdict.values()) <= {"pass", "not-applicable"}, explain(raw)
+    assert {cid: verdict[cid] for cid in DOCUMENT_READINGS[name]} == dict.fromkeys(DOCUMENT_READINGS[name], "pass")
+    assert schema_ok(kind_of(as_document(raw)), json.loads(raw))
+
+
 @pytest.mark.parametrize("kind", sorted(VALID))
 @PROPERTY
 @given(data=st.data())

@@ -78,6 +78,8 @@ READING_PASSES = {
     "lenient-requests": ["ADP-8-06", "ADP-8-07", "ADP-8-01"],
     "ties-shuffled": ["ADP-4.7-01", "ADP-4.7-02"],
     "tag-lists-capped": ["ADP-3.3-02", "ADP-5.2-01"],
+    "broader-tags": ["ADP-5.2-01"],
+    "limit-bounded": ["ADP-3.3-02", "ADP-5.1-21", "ADP-5.2-01", "ADP-5.1-22"],
 }
 
 

@@ -68,6 +68,12 @@ class Options:
     filters_refused: bool = False
     #: required_tags: "all" (hard), "preference" (only ranks), "any" (one of them suffices).
     required_mode: str = "all"
+    #: The service's taxonomy (7.2: "Normalize tags ... against supported taxonomies"): a tag of a
+    #: record -> the broader tag it also stands for, when filtering and matching (matched_tags
+    #: then names the broader tag: "Tags matched directly or by expansion").
+    broader_tags: dict = field(default_factory=dict)
+    #: matched_tags also lists every required tag of the request, held or not (evidence claimed).
+    matched_claims_required: bool = False
     #: excluded_tags: "hard" or "ignored" (silently dropped).
     excluded_mode: str = "hard"
     #: protocols: "hard", "ignored", "preference", "substring" (a listed protocol inside the binding's).
@@ -148,6 +154,9 @@ class Options:
     #: Requests whose tag lists hold more than this many tags in all refused 400 invalid_request
     #: (0: no cap).
     max_tags: int = 0
+    #: A limit above this refused 400 invalid_request (0: none refused; above the site's
+    #: max_limit the service clamps).
+    limit_refused_above: int = 0
     #: With max_results_age_seconds, a warning names each candidate older than it.
     age_warnings: bool = True
     #: include_evidence required: "" (never), "absent" (a request without it refused), "false" (false refused).
@@ -286,9 +295,11 @@ def tokens(text: Any) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", str(text).lower())) if isinstance(text, str) else set()
 
 
-def tags_of(record: dict) -> set[str]:
+def tags_of(record: dict, options: "Options | None" = None) -> set[str]:
     tags = record.get("tags")
-    return {t.strip().lower() for t in tags if isinstance(t, str)} if isinstance(tags, list) else set()
+    found = {t.strip().lower() for t in tags if isinstance(t, str)} if isinstance(tags, list) else set()
+    broader = options.broader_tags if options is not None else {}
+    return found | {broader[t].lower() for t in found if isinstance(broader.get(t), str)}
 
 
 def norm(values: Any) -> list[str]:
@@ -375,6 +386,8 @@ def _validate(body: Any, options: Options) -> str | None:
         return "include_evidence must be true"
     if options.filters_refused and body.get("excluded_tags"):
         return "this service does not take excluded_tags"
+    if options.limit_refused_above and isinstance(body.get("limit"), int) and body["limit"] > options.limit_refused_above:
+        return f"limit is at most {options.limit_refused_above}"
     if options.limit_one_rejected and body.get("limit") == 1:
         return "limit must be at least 2"
     return None
@@ -384,9 +397,9 @@ def _score(record: dict, body: dict, moment: datetime, options: Options) -> tupl
     """The score, its components, the matched tags and the matched examples (each example
     matched on its own, so one capability of a multi-purpose agent can match, 7.3)."""
     query = tokens(body["query"])
-    tags = tags_of(record)
+    tags = tags_of(record, options)
     wanted = set(norm(body.get("preferred_tags"))) | set(norm(body.get("required_tags")))
-    matched = sorted(tags & (wanted | query))
+    matched = sorted(tags & (wanted | query) | (set(norm(body.get("required_tags"))) if options.matched_claims_required else set()))
     tag = len(matched) / len(tags) if tags else 0.0
     description = tokens(record.get("description"))
     context = len(query & description) / len(query) if query else 0.0
@@ -411,7 +424,7 @@ def _score(record: dict, body: dict, moment: datetime, options: Options) -> tupl
 
 
 def _passes(record: dict, body: dict, options: Options) -> bool:
-    tags = tags_of(record)
+    tags = tags_of(record, options)
     read_as_tags = set()  # unknown members taken for tags (a service that does not ignore them)
     if options.unknown_request == "filter":
         read_as_tags |= {k.lower() for k in body if k not in KNOWN_REQUEST}

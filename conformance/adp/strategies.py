@@ -445,17 +445,13 @@ def _example_text(draw: st.DrawFn, doc: Doc, how: str) -> Doc:
 
 @st.composite
 def _case_renamed(draw: st.DrawFn, doc: Doc, where: str) -> Doc:
-    """A MAY member spelled in another case (the defined spelling gone), or a case variant of a
-    member beside it: field names are case-sensitive (ADP-4.1-24)."""
+    """A MAY member spelled in another case, the defined spelling gone: field names are
+    case-sensitive (ADP-4.1-24; beside the defined member a variant is only an unknown member,
+    AMB-28)."""
     out = _copy(doc)
     if where == "top":
         holder, member = out, draw(_words("constraints", "expires_at", "signature"))
         value = out.get(member, draw({"constraints": ANY_OBJECT, "expires_at": TIMES, "signature": ANY_OBJECT}[member]))
-    elif where == "beside":
-        holder, member = out, draw(_words("id", "name", "description", "bindings", "version", "tags"))
-        variant = draw(_case_variant(member).filter(lambda n: n not in holder))
-        holder[variant] = _copy(holder[member])
-        return out
     else:
         base, holder = draw(_holder(out, "metadata", where))
         out = base
@@ -538,7 +534,6 @@ MUTATIONS: dict[str, dict[str, Mutation]] = {
         "top-level-member-in-other-case": lambda doc: _case_renamed(doc, "top"),
         "binding-member-in-other-case": lambda doc: _case_renamed(doc, "bindings"),
         "example-member-in-other-case": lambda doc: _case_renamed(doc, "examples"),
-        "case-variant-beside-the-member": lambda doc: _case_renamed(doc, "beside"),
     },
     "ADP-4.3-01": {how: (lambda h: lambda doc: _description(doc, h))(how) for how in ("too-short", "name-repeated")},
     "ADP-4.3-02": {how: (lambda h: lambda doc: _description(doc, h))(how) for how in ("buzzword", "phrase")},

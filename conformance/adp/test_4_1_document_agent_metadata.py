@@ -132,14 +132,20 @@ def test_4_1_signature_type(document: Document) -> None:
 
 
 def _case_variants(where: str, obj: dict, defined: tuple[str, ...]) -> list[str]:
+    """Members spelled like a field of ``defined`` in another case where that field itself is
+    absent: the object relies on a case-insensitive reading of the name (AMB-28). Beside the
+    field, such a member is only an unknown member, which the draft lets any object hold."""
     folded = {name.casefold(): name for name in defined}
-    return [f"{where} has {key!r} for {folded[key.casefold()]!r}" for key in obj
-            if key not in defined and key.casefold() in folded]
+    return [f"{where} has {key!r} and no {folded[key.casefold()]!r}" for key in obj
+            if key not in defined and key.casefold() in folded and folded[key.casefold()] not in obj]
 
 
 @clause("ADP-4.1-24")
 def test_4_1_field_names_are_case_sensitive(document: Document) -> None:
-    """Field names are case-sensitive."""
+    """Field names are case-sensitive.: a member of the metadata, a binding or an example
+    spelled like a defined field in another case, where the field itself is absent, stands for
+    it only under a case-insensitive reading (AMB-28); beside the field it is an unknown member,
+    which the draft allows."""
     value = _checks.top(document, "metadata")
     found = _case_variants("the Agent Metadata object", value, METADATA_FIELDS)
     for member, fields in (("examples", EXAMPLE_FIELDS), ("bindings", BINDING_FIELDS)):
@@ -148,4 +154,5 @@ def test_4_1_field_names_are_case_sensitive(document: Document) -> None:
                 if isinstance(obj, dict):
                     found += _case_variants(f"{member}[{i}]", obj, fields)
     if found:
-        violation("members spelled in another case than the field they name (AMB-28): " + "; ".join(found[:5]))
+        violation("members spelled in another case than the field they stand for, which is absent (AMB-28): "
+                  + "; ".join(found[:5]), readings=("AMB-28",))

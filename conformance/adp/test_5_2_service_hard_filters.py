@@ -20,18 +20,28 @@ def candidate_tags(service: Probe, candidate: dict) -> set[str] | None:
     return tag_set(value.get("tags", [])) if answer.ok and isinstance(value, dict) else None
 
 
+def kit_tag(tag: str) -> bool:
+    """A tag the kit made up (adck-...): in no service's taxonomy, so only an agent that holds
+    it matches it, never one matched by expansion (AMB-58)."""
+    return tag.startswith("adck-")
+
+
 @clause("ADP-5.2-01")
 def test_5_2_required_and_excluded_tags_are_hard_filters(service: Probe) -> None:
     """A discovery service MUST apply required_tags and excluded_tags as hard filters when it
     supports the corresponding taxonomy: over the seed's requests (filter combinations, empty
-    and huge tag lists) and a few fixed ones, no candidate lacks a required tag and none holds
+    and huge tag lists) and a few fixed ones, no candidate lacks a required tag (its tags hold
+    it, or its matched_tags names it: matched by the service's taxonomy, AMB-58, never so for a
+    tag the kit made up) and none holds
     an excluded one, unless unsupported_filters names that filter (AMB-12)."""
     bodies = [b for b in service.generated_requests() if b.get("required_tags") or b.get("excluded_tags")]
-    bodies += [{"query": "hr onboarding", "required_tags": ["hr"], "limit": 50, "detail": "full"},
-               {"query": "translate", "required_tags": ["translation", "english"], "limit": 50, "detail": "full"},
+    bodies += [{"query": "hr onboarding", "required_tags": ["hr"], "limit": 50, "detail": "full",
+                "include_evidence": True},
+               {"query": "translate", "required_tags": ["translation", "english"], "limit": 50, "detail": "full",
+                "include_evidence": True},
                {"query": "answer a question", "excluded_tags": ["qa"], "limit": 50, "detail": "full"},
                {"query": "analytics", "required_tags": ["analytics"], "excluded_tags": ["sql"], "limit": 50,
-                "detail": "full"}]
+                "detail": "full", "include_evidence": True}]
     problems, judged = [], 0
     for body in bodies:
         answer = service.discover(body)
@@ -46,15 +56,19 @@ def test_5_2_required_and_excluded_tags_are_hard_filters(service: Probe) -> None
             if tags is None:
                 continue
             judged += 1
-            if required - tags:
-                problems.append(f"candidate {c.get('id')!r} lacks required {sorted(required - tags)[:3]} "
-                                f"(its tags: {sorted(tags)[:6]})")
+            # a required tag the candidate's matched_tags names was matched by the service's
+            # taxonomy ("Tags matched directly or by expansion", AMB-58)
+            lacking = required - tags - {t for t in tag_set(c.get("matched_tags")) if not kit_tag(t)}
+            if lacking:
+                problems.append(f"candidate {c.get('id')!r} lacks required {sorted(lacking)[:3]} "
+                                f"(its tags: {sorted(tags)[:6]}; matched_tags: {repr(c.get('matched_tags', '(absent)'))[:120]})")
             if excluded & tags:
                 problems.append(f"candidate {c.get('id')!r} holds excluded {sorted(excluded & tags)[:3]}")
     if not judged:
         untestable("no request with tag filters returned a candidate whose tags could be read")
     if problems:
-        violation(f"{len(problems)} breaches over {len(bodies)} requests: " + "; ".join(problems[:4]))
+        violation(f"{len(problems)} breaches over {len(bodies)} requests: " + "; ".join(problems[:4]),
+                  readings=("AMB-12", "AMB-41", "AMB-58"))
 
 
 #: Constraints no service is known to apply: each is a hard filter the kit asks for.
