@@ -433,7 +433,7 @@ MUTATIONS: dict[str, dict[str, Mutation]] = {
         # RFC 3986 absolute-URI (AMB-54): no white space, no raw non-ASCII, no fragment
         "not-a-uri": _config("rest", "base", st.sampled_from(["https://api.exa mple.com/", "https://api.example.com/v 1",
                                                               "https://bücher.example/api", "https://api.example.com/%zz",
-                                                              " https://api.example.com"])),
+                                                              " https://api.example.com", "https://api.example.com\n"])),
         "fragment": _config("rest", "base", st.sampled_from(["https://api.example.com/#frag", "https://api.example.com#",
                                                              "https://api.exa mple.com/#frag"])),
     },

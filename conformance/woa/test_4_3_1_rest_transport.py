@@ -27,7 +27,10 @@ def test_4_3_1_base_is_an_absolute_url(document: Document) -> None:
     (An RFC 3986 absolute-URI with a host: no white space or raw non-ASCII, no fragment,
     AMB-54; its scheme is WOA-4.3.1-03.)"""
     base = _string(document, "base")
-    why = absolute_url_problem(base)
+    # a white space character anywhere (a trailing newline too, which the URI grammar's
+    # checker lets through at the very end) is no part of a URI
+    why = absolute_url_problem(base) if not any(c.isspace() for c in base) else \
+        "is not a URI: it holds white space (RFC 3986 allows none; percent-encode it)"
     if why:
         violation(f"transports.rest.base is {base[:120]!r}: it {why}", readings=("AMB-54",))
 
@@ -36,7 +39,7 @@ def test_4_3_1_base_is_an_absolute_url(document: Document) -> None:
 def test_4_3_1_base_scheme_is_https(document: Document) -> None:
     """The URL scheme MUST be "https\""""
     base = transport(document, "rest").get("base")
-    if absolute_url_problem(base):
+    if absolute_url_problem(base) or (isinstance(base, str) and any(c.isspace() for c in base)):
         untestable("transports.rest.base is absent or not an absolute URL (see WOA-4.3.1-02)")
     scheme = urlsplit(base).scheme
     if scheme.lower() != "https":
@@ -61,12 +64,12 @@ def path_problem(path: str) -> str | None:
     the template's, everything else as the URL grammar's; None when it is one."""
     from rfc3986_validator import validate_rfc3986
 
+    if any(c.isspace() for c in path):  # checked first: the grammar's checker lets a final newline through
+        return "is not a path: it holds white space (RFC 3986 allows none; percent-encode it)"
     if "#" in path:
         return f"holds a fragment (#{path.split('#', 1)[1][:40]}): a path with a query has none (RFC 3986 3.3, 3.4)"
     if validate_rfc3986("https://h" + path.replace("{", "%7B").replace("}", "%7D"), rule="URI"):
         return None
-    if any(c.isspace() for c in path):
-        return "is not a path: it holds white space (RFC 3986 allows none; percent-encode it)"
     if any(ord(c) > 0x7E for c in path):
         return "is not a path: it holds a character outside ASCII (RFC 3986 asks for it percent-encoded)"
     return "is not a path (RFC 3986 3.3: the grammar's characters and percent-escapes)"
