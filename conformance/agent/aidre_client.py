@@ -160,11 +160,9 @@ class ReferenceAidreClient:
 
     def cursor_member(self, document: dict) -> str:
         """18.2: the request member that carries a cursor back. The draft names none (AMB-08,
-        AMB-50): ``cursor``, unless the discovery document's extension member
-        ``limits.cursor_member`` (the kit's reference server's) names another."""
-        limits = document.get("limits")
-        member = limits.get("cursor_member") if isinstance(limits, dict) else None
-        return member if isinstance(member, str) and member else "cursor"
+        AMB-50): ``cursor``, the member name of its examples; the client reads no member of the
+        discovery document the draft does not define."""
+        return "cursor"
 
     # ------------------------------------------------------------------ the request (5, 6, 14, 15, 19)
 
