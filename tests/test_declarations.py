@@ -40,7 +40,7 @@ def _variants(draft: str, table: str) -> dict:
 # -- 1. the profiles ---------------------------------------------------------------------------
 
 def test_the_three_newer_drafts_define_the_declarations_the_kit_needs() -> None:
-    assert set(catalog.load("adp").declarations) == {"strict-validation", "stale-results-allowed",
+    assert set(catalog.load("adp").declarations) == {"strict-validation", "stale-results-allowed", "transparent-relay",
                                                      "unknown-constraints-hard"}
     assert set(catalog.load("aidre").declarations) == {"max-top-k", "top-k-above-max", "default-top-k",
                                                        "unsupported-return-field", "normalizes-query-vectors"}
@@ -119,7 +119,7 @@ DOC = str(FIXTURES / "adp" / "document.json")
 @pytest.mark.parametrize(("argv", "words"), [
     (["adp", "--target", "builtin", "--declare", "max-top-k=50"],
      "--declare max-top-k=50: a declaration of aidre, not of adp; adp's declarations: strict-validation, "
-     "stale-results-allowed, unknown-constraints-hard"),
+     "stale-results-allowed, transparent-relay, unknown-constraints-hard"),
     (["adp", "--target", "builtin", "--declare", "lenient"], "not a declaration of adp; adp's declarations:"),
     (["woa", "--target", "builtin", "--declare", "strict-validation"], "woa defines no declarations"),
     (["aidre", "--target", "builtin", "--declare", "max-top-k=0"],
@@ -217,6 +217,20 @@ def test_a_variant_that_makes_a_choice_passes_with_its_declaration_and_is_never_
     assert report.target["declarations"] == []
 
 
+@pytest.mark.parametrize("name", ["relay-drops-unknown-top-level", "relay-drops-unknown-nested"])
+def test_a_registry_that_keeps_what_it_knows_is_failed_only_as_a_declared_relay(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ADP-4.1-26 binds a transparent metadata relay, which the draft does not define: declared
+    one, a service that loses unknown members fails; undeclared, it is an undeclared choice."""
+    declared = quiet_run("adp", f"builtin:{name}", clauses=["ADP-4.1-26"]).report
+    assert [(r.clause, r.outcome) for r in declared.results] == [("ADP-4.1-26", "fail")]
+    real = builtin.load_mutants
+    monkeypatch.setattr(builtin, "load_mutants",
+                        lambda *a, **k: {n: replace(m, declare=()) for n, m in real(*a, **k).items()})
+    [bare] = quiet_run("adp", f"builtin:{name}", clauses=["ADP-4.1-26"]).report.results
+    assert (bare.outcome, bare.untestable_reason) == ("untestable", "undeclared") and "--declare transparent-relay" in bare.message
+
+
 def test_a_declaration_lets_the_kit_catch_what_it_cannot_see_undeclared(monkeypatch: pytest.MonkeyPatch) -> None:
     """A service that drops a constraint without a word gives the kit nothing to see: undeclared
     it passes ADP-5.2-02 (AMB-12); declared to treat unknown constraints as hard, it fails."""
@@ -234,6 +248,7 @@ def test_a_declaration_lets_the_kit_catch_what_it_cannot_see_undeclared(monkeypa
     ("adp", ["strict-validation"], "ADP-4.7-01", "fail"),  # the reference ignores unknown members
     ("adp", ["stale-results-allowed"], "ADP-4.9-03", "pass"),  # it returns no expired record at all
     ("adp", ["unknown-constraints-hard"], "ADP-9.3-01", "pass"),  # it lists them in unsupported_filters
+    ("adp", ["transparent-relay"], "ADP-4.1-26", "pass"),  # it serves registered metadata back whole
     ("aidre", ["max-top-k=50", "top-k-above-max=clamp"], "AIDRE-18.1-05", "pass"),  # it clamps at 50
     ("aidre", ["max-top-k=50", "top-k-above-max=reject"], "AIDRE-18.1-05", "fail"),
     ("aidre", ["max-top-k=40"], "AIDRE-18.1-05", "fail"),  # top_k 41 answered with 41 results

@@ -57,11 +57,18 @@ def _relay_metadata(service: Probe) -> dict:
         examples=[{"id": "ex-1", "text": "Run the adck relay probe.", "net.adck.note": "kept"}])
 
 
+#: The declaration (profile.toml [declarations]) that the service acts as a transparent relay.
+RELAY = "transparent-relay"
+
+
 @clause("ADP-4.1-26")
-def test_4_1_transparent_relay_preserves_unknown_fields(service: Probe) -> None:
+def test_4_1_transparent_relay_preserves_unknown_fields(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """... but MUST preserve unknown fields when acting as a transparent metadata relay: metadata
     registered with unknown members at the top level and inside a binding and an example is served
-    back by GET with those members and values unchanged (AMB-11)."""
+    back by GET with those members and values unchanged (AMB-11). The draft does not define a
+    transparent relay: a registry that keeps only the members it knows may not be one. Declared
+    (``--declare transparent-relay``) a lost member fails; undeclared it is an undeclared choice
+    (could not judge), and members served back unchanged pass either way."""
     service.require_registration()
     metadata = _relay_metadata(service)
     service.register(metadata, what="registering metadata with unknown members")
@@ -78,8 +85,14 @@ def test_4_1_transparent_relay_preserves_unknown_fields(service: Probe) -> None:
     examples = value.get("examples") if isinstance(value.get("examples"), list) else []
     if not any(isinstance(e, dict) and e.get("net.adck.note") == "kept" for e in examples):
         problems.append(f"the example's net.adck.note is gone: {examples}")
+    if problems and RELAY in adck_declarations:
+        violation("the relayed metadata lost unknown members (transparent-relay declared): " + "; ".join(problems),
+                  readings=("AMB-11",))
     if problems:
-        violation("the relayed metadata lost unknown members: " + "; ".join(problems))
+        undeclared_choice(f"the registered metadata came back without its unknown members ({problems[0]}): the draft "
+                          "requires them kept only of a transparent metadata relay, which it does not define and the kit "
+                          f"cannot tell from a registry that keeps what it knows; --declare {RELAY} states it (then "
+                          "they must be kept)")
 
 
 @clause("ADP-4.2-01")
