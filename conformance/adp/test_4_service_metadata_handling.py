@@ -219,6 +219,20 @@ def _strictly_refused(service: Probe, variant: dict, label: str) -> str | None:
     return strict_rejection(other, label)
 
 
+def _conclude(problems: list[str], refusals: list[str], strict: bool, key_word: str) -> None:
+    """4.7's verdict: a failure for what no policy allows; for a well-formed refusal the run did
+    not declare, an undeclared choice (the sentence allows it where local policy requires strict
+    validation, and the kit cannot see that policy: never a failure)."""
+    __tracebackhide__ = True
+    if problems:
+        violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
+                  readings=("AMB-11",) if strict else ("AMB-11", "AMB-56"))
+    if refusals:
+        undeclared_choice(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy "
+                          f"requires strict validation, which the kit cannot see; --declare {STRICT} states it (then "
+                          f"such requests must be refused), else the service {key_word} ignore the members")
+
+
 @clause("ADP-4.7-01")
 def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations: dict[str, Any]) -> None:
     """Unknown top-level fields MUST be ignored by discovery services unless local policy requires
@@ -273,15 +287,7 @@ def test_4_7_unknown_top_level_fields_ignored(service: Probe, adck_declarations:
                     problems.append(why)
             else:
                 undeclared(f"{label} was answered {put.describe()}", put, label)
-    if problems:
-        violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
-                  readings=("AMB-11",) if strict else ("AMB-11", "AMB-56"))
-    if refusals:
-        # the sentence allows a refusal where local policy requires strict validation, and the
-        # kit cannot see that policy: what it saw is a choice the target may state, never a failure
-        undeclared_choice(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy "
-                          f"requires strict validation, which the kit cannot see; --declare {STRICT} states it (then "
-                          "such requests must be refused), else the service must ignore the members")
+    _conclude(problems, refusals, strict, "must")
 
 
 @clause("ADP-4.7-02")
@@ -324,10 +330,4 @@ def test_4_7_unknown_nested_fields_ignored(service: Probe, adck_declarations: di
         label = "metadata with an unknown member inside a binding"
         if not put.ok:
             refused(put, label, f"{label} was answered {put.describe()}")
-    if problems:
-        violation("; ".join(problems) + (" (strict validation declared)" if strict else ""),
-                  readings=("AMB-11",) if strict else ("AMB-11", "AMB-56"))
-    if refusals:
-        undeclared_choice(f"{refusals[0]}, a well-formed refusal: the draft allows it only where local policy "
-                          f"requires strict validation, which the kit cannot see; --declare {STRICT} states it, "
-                          "else the service should ignore the members")
+    _conclude(problems, refusals, strict, "should")
