@@ -157,7 +157,15 @@ def test_the_probe_leaves_nothing_behind(tmp_path: Path) -> None:
 # -- 3. an interrupt at any time ----------------------------------------------------------------
 
 def _adck(*argv: str, **kwargs) -> subprocess.Popen:
-    return subprocess.Popen([ADCK, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+    """``adck`` as a user starts it at a terminal, where Ctrl-C reaches it: SIGINT at its default
+    disposition, whatever the self-tests inherited (a shell's background job, ``cmd &``, runs
+    with SIGINT ignored, and Python then installs no KeyboardInterrupt for the child)."""
+    return subprocess.Popen([ADCK, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_default, **kwargs)
+
+
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _interrupted(proc: subprocess.Popen) -> tuple[str, str]:
