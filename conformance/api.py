@@ -192,13 +192,16 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     grab = _Grab()
     errors = io.StringIO()
     from conformance.harness.adapters import end_all_adapters
+    from conformance.harness.reaper import run_processes
 
     # pytest writes a usage error as "ERROR: ..." to stderr; in quiet runs the kit says it in one line
-    try:
-        with contextlib.redirect_stderr(errors) if quiet else contextlib.nullcontext():
-            code = int(pytest.main(args, plugins=[grab]))
-    finally:
-        end_all_adapters()  # no adapter (nor a child it forked) outlives the run, whatever happened
+    # no process an adapter started outlives the run, setsid() daemons included (reaper.py)
+    with run_processes():
+        try:
+            with contextlib.redirect_stderr(errors) if quiet else contextlib.nullcontext():
+                code = int(pytest.main(args, plugins=[grab]))
+        finally:
+            end_all_adapters()  # no adapter (nor a child it forked) outlives the run, whatever happened
     said = _masked(errors.getvalue(), headers, header_env)
     if code == pytest.ExitCode.USAGE_ERROR:
         lines = [ln.removeprefix("ERROR: ").strip() for ln in said.splitlines() if ln.strip()]

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import jsonschema
 
 from conformance import __version__
-from conformance.harness import PROTOCOL
+from conformance.harness import PROTOCOL, reaper
 
 SCHEMAS = Path(__file__).with_name("schemas")
 REPLY_TIMEOUT = 30.0
@@ -194,8 +194,10 @@ class _Process:
         self._stderr_lock = threading.Lock()
         try:
             # its own process group (a new session), so that the kit can end it with its children
+            # (and the run's token: a daemon it double-forks is still known as the run's, reaper.py)
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, start_new_session=True)
+                                         stderr=subprocess.PIPE, start_new_session=True,
+                                         env=reaper.child_env())
         except OSError as exc:
             raise ValueError(f"cannot start the adapter {shlex.join(argv)!r}: {exc}") from None
         _LIVE.add(self)
