@@ -21,7 +21,7 @@ import zlib
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import httpcore
 import httpx
@@ -121,6 +121,11 @@ def is_private_address(address: str) -> bool:
         return False
     return ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_reserved or ip.is_unspecified \
         or ip.is_multicast or (ip.version == 6 and ip.ipv4_mapped is not None and is_private_address(str(ip.ipv4_mapped)))
+
+
+#: The error kind of a request refused before it was sent: a URL the target gave (in a
+#: document, an answer or a header) names a loopback or private address the user did not name.
+PRIVATE_ADDRESS = "private-address"
 
 
 class PrivateRedirect(Exception):
@@ -279,7 +284,8 @@ class Fetch:
     exchanges: list[Exchange] = field(default_factory=list)
     #: Why the fetch did not yield a final response: (kind, detail). Kinds: connect, timeout,
     #: tls, protocol, encoding, too-large, too-many-redirects, insecure-redirect, bad-redirect,
-    #: private-redirect, transport.
+    #: private-redirect, private-address (refused before it was sent), budget (a redirect hop
+    #: the run's request budget no longer covered), transport.
     error: tuple[str, str] | None = None
 
     @property
@@ -457,6 +463,12 @@ class Fetcher:
         self._cache: dict[tuple, Fetch] = {}
         self._lock = threading.Lock()
         self.requests_sent = 0
+        #: The host the user named for the run (the target's): every request to another host,
+        #: its first one included, goes through the private-address guard (a URL taken from a
+        #: document, an answer or a header may not reach this machine or a private network
+        #: unless the user named it, or passed ``--allow-private``). None: only redirects to
+        #: another host than a request's first are guarded (the reference clients).
+        self.named_host: str | None = None
 
     def close(self) -> None:
         self._client.close()
@@ -476,18 +488,23 @@ class Fetcher:
             return self._cache[key]
 
     def fetch(self, url: str, method: str = "GET", headers: dict[str, str] | None = None,
-              content: bytes | None = None, named_host: str | None = None, credentials: bool = True) -> Fetch:
+              content: bytes | None = None, named_host: str | None = None, credentials: bool = True,
+              spend: Callable[[], str | None] | None = None) -> Fetch:
         """Send a request and follow redirects within the limits; never raises for the target's faults.
 
         ``named_host``: the host the user named, when ``url`` came from a document (an
         invocation URL): then even the first request may not reach a private address unless
         it goes to that host. ``credentials``: send the user's credentials to each hop whose
         origin the user named (False: withhold them, for a clause that judges the answer to a
-        request without credentials)."""
+        request without credentials). ``spend``: called before each redirect hop (each is one
+        more request); when it answers a reason, the hop is not sent and the fetch ends with a
+        ``budget`` error saying it (the caller counted the first request itself)."""
         result = Fetch(url=url)
         current = httpx.URL(url)
         first = current
-        trusted = named_host if named_host is not None else first.host
+        if named_host is None:
+            named_host = self.named_host
+        trusted = (named_host if named_host is not None else first.host).lower()
         # the user named the first host (and the --connect-to names): a redirect to another host
         # may not reach this machine or a private network, unless the user's own target is such
         # an address (an IP literal) or --allow-private
@@ -495,7 +512,7 @@ class Fetcher:
         for hop in range(self.limits.max_redirects + 1):
             other_host = current.host != trusted
             exchange = self._send(method, current, headers, content, guard=guard and other_host,
-                                  credentials=credentials)
+                                  credentials=credentials, redirected=hop > 0)
             exchange.cross_origin = (current.scheme, current.host, current.port) != (first.scheme, first.host, first.port)
             result.exchanges.append(exchange)
             if exchange.error and exchange.status is None:
@@ -524,11 +541,16 @@ class Fetcher:
                 return result
             if exchange.status == 303 or (exchange.status in (301, 302) and method == "POST"):
                 method, content = "GET", None
+            stopped = spend() if spend is not None else None
+            if stopped:
+                result.error = ("budget", f"the redirect to {nxt} was not followed: {stopped}")
+                return result
             current = nxt
         return result  # pragma: no cover - the loop always returns
 
     def _send(self, method: str, url: httpx.URL, headers: dict[str, str] | None,
-              content: bytes | None = None, guard: bool = False, credentials: bool = True) -> Exchange:
+              content: bytes | None = None, guard: bool = False, credentials: bool = True,
+              redirected: bool = False) -> Exchange:
         if url.userinfo:  # httpx would turn user:password@ (say, from a Location) into Basic auth
             url = url.copy_with(userinfo=b"")
         given = self.config.credentials
@@ -549,19 +571,27 @@ class Fetcher:
         self._deadline.at = started + limits.total_timeout
         self._deadline.guard = guard
         try:
-            return self._exchange(request, exchange, started)
+            return self._exchange(request, exchange, started, redirected)
         finally:
             self._deadline.at = None
             self._deadline.guard = False
 
-    def _exchange(self, request: httpx.Request, exchange: Exchange, started: float) -> Exchange:
+    def _exchange(self, request: httpx.Request, exchange: Exchange, started: float,
+                  redirected: bool = True) -> Exchange:
         limits = self.limits
         try:
             response = self._client.send(request, stream=True)
         except Exception as exc:  # noqa: BLE001 - every failure of the target becomes evidence
             private = _cause(exc, PrivateRedirect)
-            exchange.error = (("private-redirect", f"redirect to {request.url.host}: {private}; reported, not "
-                               "fetched (--allow-private follows it)") if private else _classify(exc))
+            if private and redirected:
+                exchange.error = ("private-redirect", f"redirect to {request.url.host}: {private}; reported, not "
+                                  "fetched (--allow-private follows it)")
+            elif private:
+                exchange.error = (PRIVATE_ADDRESS, f"{request.url} is not the host the user named, and {private}: "
+                                  "the kit does not send a URL taken from the target to this machine or a private "
+                                  "network; not fetched (--allow-private fetches it)")
+            else:
+                exchange.error = _classify(exc)
             exchange.elapsed_total = time.monotonic() - started
             return exchange
         try:

@@ -19,7 +19,7 @@ import json
 import threading
 from typing import Any
 
-from conformance.fetch import Fetch, Fetcher
+from conformance.fetch import PRIVATE_ADDRESS, Fetch, Fetcher
 from conformance.outcomes import untestable
 
 #: Requests that make the target work one run sends at most, unless ``--invoke-budget`` says
@@ -28,6 +28,15 @@ from conformance.outcomes import untestable
 DEFAULT_BUDGET = 200
 #: What the kit accepts back from an invocation: the JSON of 5.2, or its problem details.
 ACCEPT = "application/json, application/problem+json"
+
+
+def refused(fetch: Fetch) -> None:
+    """*untestable* when ``fetch`` was refused before it was sent: its URL, taken from the
+    target, names a loopback or private address the user did not name (the guard of
+    :meth:`Fetcher.fetch`). Such a request says nothing of the target: never a failure."""
+    __tracebackhide__ = True
+    if fetch.error_kind == PRIVATE_ADDRESS:
+        untestable(f"not fetched: {fetch.error[1]}")  # type: ignore[index]
 
 
 class Invoker:
@@ -54,8 +63,7 @@ class Invoker:
             untestable("invoking a live host's agents is opt-in, since it may cost money or change state: "
                        "pass --invoke (and --invoke-budget N) to check this clause")
         if self.budget - self.sent < count:
-            untestable(f"the run's budget of requests that make the target work ({self.budget}, --invoke-budget "
-                       f"or --request-budget) is spent: {self.sent} were sent")
+            untestable(self._spent())
 
     def post(self, url: str, content: bytes, content_type: str | None = "application/json",
              headers: dict[str, str] | None = None, opt_in: bool = True, method: str = "POST",
@@ -69,8 +77,25 @@ class Invoker:
             self.require(opt_in=opt_in)
             self.sent += 1
         sent = {"Accept": ACCEPT} | ({"Content-Type": content_type} if content_type else {}) | (headers or {})
-        return self.fetcher.fetch(url, method=method, headers=sent, content=content, named_host=self.named_host,
-                                  credentials=credentials)
+        fetch = self.fetcher.fetch(url, method=method, headers=sent, content=content, named_host=self.named_host,
+                                   credentials=credentials, spend=self._spend_hop)
+        if fetch.error_kind == "budget":
+            untestable(f"{method} {url}: {fetch.error[1]}")  # type: ignore[index]
+        refused(fetch)
+        return fetch
+
+    def _spend_hop(self) -> str | None:
+        """Count one redirect hop against the budget (each hop is one more request), or say why
+        it may not be sent."""
+        with self._lock:
+            if self.sent >= self.budget:
+                return self._spent()
+            self.sent += 1
+            return None
+
+    def _spent(self) -> str:
+        return (f"the run's budget of requests that make the target work ({self.budget}, --invoke-budget "
+                f"or --request-budget) is spent: {self.sent} were sent, redirect hops included")
 
     def count(self) -> None:
         """Count one invocation the kit sends by other means than :meth:`post` (a WoA MCP

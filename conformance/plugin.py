@@ -587,7 +587,18 @@ def adck_fetcher(request: pytest.FixtureRequest, adck_target: Target) -> Fetcher
 
         # the user's credentials, for the origins they named only (conformance.credentials)
         state.fetcher = Fetcher(replace(adck_target.http, credentials=state.credentials))
+        state.fetcher.named_host = named_host(adck_target)
     return state.fetcher
+
+
+def named_host(target: Target) -> str | None:
+    """The host the user named (an origin's, a DNS provider's domain): the one host a URL
+    taken from the target may reach when it is loopback or private (Fetcher.named_host)."""
+    import httpx
+
+    if target.origin:
+        return httpx.URL(target.origin).host
+    return target.domain.rstrip(".").lower() if target.domain else None
 
 
 def binding_of(profile: catalog.Profile, overrides: list[str]) -> dict[str, str]:

@@ -24,7 +24,7 @@ import pytest
 from conformance import answers
 from conformance.document import Document, loads
 from conformance.fetch import Exchange, Fetch, Fetcher
-from conformance.invoke import Invoker
+from conformance.invoke import Invoker, refused
 from conformance.outcomes import not_applicable, untestable
 from conformance.targets import Target
 
@@ -186,8 +186,12 @@ class Server:
             return list(self._cache.values())
 
     def get(self, url: str, accept: str = MEDIA, credentials: bool = True) -> Answer:
-        """GET ``url`` once per run (``credentials=False``: without the user's credentials)."""
-        return Answer(self.fetcher.get(url, headers={"Accept": accept}, credentials=credentials))
+        """GET ``url`` once per run (``credentials=False``: without the user's credentials);
+        *untestable* when the URL, the document's, names a private address the user did not name."""
+        __tracebackhide__ = True
+        fetch = self.fetcher.get(url, headers={"Accept": accept}, credentials=credentials)
+        refused(fetch)
+        return Answer(fetch)
 
     def text_body(self, query: str = "single sign-on certificate", **extra: Any) -> dict:
         """A text search of the first public collection the server lists (or none), with top_k 5
