@@ -68,6 +68,15 @@ def _accepts(schema: Any, value: Any) -> bool:
         return False
 
 
+def _rejects(schema: Any, value: Any) -> bool:
+    """Is ``value`` proven invalid (False when the validator cannot say: a pattern the kit does
+    not run, an unusable schema)?"""
+    try:
+        return not validator(schema).is_valid(value)
+    except Exception:  # noqa: BLE001 - a schema the validator cannot use proves nothing
+        return False
+
+
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
@@ -190,10 +199,14 @@ def why_not(schema: Any) -> str | None:
     """Why the kit cannot build an input for ``schema`` (None when it can)."""
     if not isinstance(schema, dict):
         return f"the inputs schema is a JSON {type(schema).__name__}, not an object"
+    from conformance.schemas import NOT_CHECKED, check_schema, unchecked_patterns
+
     try:
-        validator(schema).check_schema(schema)
+        check_schema(schema)  # format: regex by RE2, never a target's pattern compiled with re
     except Exception as exc:  # noqa: BLE001
         return f"the inputs schema is not a valid JSON Schema ({str(exc).splitlines()[0][:200]})"
+    if found := unchecked_patterns(schema):
+        return f"{NOT_CHECKED} (pattern {found[0][:120]!r})"
     if not valid_inputs(schema, 0, 1):
         return ("no JSON object the kit built from the schema's type, properties, required and value "
                 "keywords is accepted by the whole schema (it uses keywords the kit ignores)")
@@ -312,7 +325,7 @@ def invalid_inputs(schema: Any, seed: int, n: int = 3) -> list[tuple[str, dict]]
         for kind in ("missing", "type", "range"):
             while by_kind[kind]:
                 way, value = by_kind[kind].pop()
-                if _key(value) in seen or _accepts(schema, value):
+                if _key(value) in seen or not _rejects(schema, value):
                     continue
                 seen.add(_key(value))
                 out.append((way, value))

@@ -20,6 +20,8 @@ import jsonschema_specifications
 from referencing.exceptions import InvalidAnchor, NoSuchAnchor, PointerToNowhere, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
+from conformance.schemas import check_schema, meta_validator
+
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 #: Where a schema without an $id is taken to live (never fetched).
 ROOT = "urn:adck:woa:schema"
@@ -32,8 +34,8 @@ _MAP = ("$defs", "definitions", "dependentSchemas", "patternProperties", "proper
 
 @cache
 def _meta_validator() -> jsonschema.Draft202012Validator:
-    # check_schema with format assertions off: 2020-12 treats format as an annotation
-    return jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
+    # format: regex judged by RE2, never by compiling a target's pattern with re (issue #21)
+    return meta_validator()
 
 
 def _subschemas(schema: Any, base: str) -> Iterator[tuple[dict, str]]:
@@ -80,7 +82,7 @@ def _cached(key: str) -> tuple[str, ...]:
 
 def _problems(schema: Any) -> list[str]:
     try:
-        jsonschema.Draft202012Validator.check_schema(schema)
+        check_schema(schema)
     except jsonschema.SchemaError:
         errors = sorted(_meta_validator().iter_errors(schema), key=lambda e: list(e.absolute_path))
         if errors:
