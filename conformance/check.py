@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance import api
-from conformance.reports import render, sarif
+from conformance.reports import inputs, render, sarif
+from conformance.reports.safe import line
 from conformance.reports.verdict import cut
 
 #: The file names ``adck check`` (and the pre-commit hook's ``files`` pattern) recognise.
@@ -42,7 +43,8 @@ def infer_draft(path: Path) -> str | None:
 
 
 def _err(message: str) -> None:
-    print(f"adck check: {message}", file=sys.stderr)
+    """One error line; the file names in it have their control characters escaped."""
+    print(f"adck check: {line(message)}", file=sys.stderr)
 
 
 def recognised() -> str:
@@ -59,6 +61,9 @@ def file_problem(name: str, draft: str | None) -> str | None:
     path = Path(name)
     if not path.is_file():
         return f"{name}: {_what_it_is(path)}; name a document file"
+    big = inputs.too_big(path)  # checked before the file is read whole
+    if big:
+        return f"{name}: {big}; check a document of a size a publisher serves"
     if draft is None and infer_draft(path) is None:
         return (f"{name}: cannot tell the draft from the file name (recognised: {recognised()}); "
                 f"pass --draft DRAFT ({', '.join(catalog.available())})")
@@ -91,13 +96,13 @@ def check(files: Sequence[str], draft: str | None = None, sarif_path: str | None
             if r.outcome not in ("fail", "error"):
                 continue
             kind = "error" if r.level == "MUST" or r.outcome == "error" else "warning"
-            print(f"{name}:{sarif.locate(report, r)}: {kind} {r.clause} ({r.keyword}, {which} "
-                  f"§{r.section}): {cut(' '.join(r.message.split()), 300)}")
+            print(line(f"{name}:{sarif.locate(report, r)}: {kind} {r.clause} ({r.keyword}, {which} "
+                       f"§{r.section}): {cut(' '.join(r.message.split()), 300)}"))
         if result.exit_code == api.EXIT_NONCONFORMANT:
             unverified = report.summary.must_unverified
             if unverified:
-                print(f"{name}:1: error {len(unverified)} MUST clause(s) could not be checked: "
-                      f"{', '.join(unverified[:5])}")
+                print(line(f"{name}:1: error {len(unverified)} MUST clause(s) could not be checked: "
+                           f"{', '.join(unverified[:5])}"))
         status = max(status, result.exit_code)
     if sarif_path:
         try:

@@ -208,8 +208,16 @@ def _load(draft: str) -> catalog.Profile:
         raise SystemExit(api.EXIT_USAGE) from None
 
 
+def _line(value: str) -> str:
+    from conformance.reports.safe import line
+
+    return line(value)
+
+
 def _fail(message: str) -> None:
-    print(f"adck: {message}", file=sys.stderr)
+    """One error line; what it quotes (file and folder names, a report's text) has its control
+    characters escaped (``conformance.reports.safe.line``)."""
+    print(f"adck: {_line(str(message))}", file=sys.stderr)
 
 
 def _cmd_run(args: argparse.Namespace, console: Console) -> int:
@@ -251,7 +259,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
     _step_summary(result.report)
     _print_baseline(result.report, console)
     for path in result.written:
-        console.print(f"report: {escape(str(path))}")
+        console.print(f"report: {escape(_line(str(path)))}")
     if result.error:
         _fail(result.error)
         judged = result.report.summary.level != "not-judged"
@@ -285,17 +293,15 @@ def _print_baseline(report, console: Console) -> None:
 def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
     from pathlib import Path
 
-    from conformance.reports import baseline
+    from conformance.reports import baseline, inputs
 
-    try:
-        data = json.loads(Path(args.source).read_text("utf-8"))
+    label = f"--from {args.source}"
+    try:  # checked before use: size, nesting, report.schema.json (conformance.reports.inputs)
+        data = inputs.load_report(args.source, label)
         text = baseline.from_report(data, reason=(args.reason or "").strip() or None)
-    except OSError as exc:
-        _fail(f"--from {args.source}: cannot read it ({exc.strerror})")
-        return api.EXIT_USAGE
-    except (ValueError, baseline.BaselineError) as exc:
-        _fail(f"--from {args.source}: {exc if isinstance(exc, baseline.BaselineError) else 'not JSON'}; "
-              "pass the report.json that adck run wrote")
+    except (inputs.InputError, baseline.BaselineError) as exc:
+        message = str(exc) if str(exc).startswith(label) else f"{label}: {exc}"
+        _fail(message if "report.json" in message else f"{message}; pass the report.json that adck run wrote")
         return api.EXIT_USAGE
     if args.output is None:
         sys.stdout.write(text)
@@ -311,8 +317,10 @@ def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
     except OSError as exc:
         _fail(f"-o {out}: cannot write it ({exc.strerror})")
         return api.EXIT_USAGE
-    entries = text.count("[[expected]]")
-    print(f"wrote {out}: {entries} entr{'y' if entries == 1 else 'ies'}"
+    import tomllib
+
+    entries = len(tomllib.loads(text).get("expected", []))
+    print(f"wrote {_line(str(out))}: {entries} entr{'y' if entries == 1 else 'ies'}"
           + (f"; replace each reason {baseline.PLACEHOLDER!r} before using it" if not args.reason and entries else ""))
     return 0
 
@@ -520,7 +528,7 @@ def _cmd_compare(args: argparse.Namespace, console: Console) -> int:
         _fail(str(exc))
         return api.EXIT_USAGE
     for path in written:
-        console.print(f"written: {escape(str(path))}")
+        console.print(f"written: {escape(_line(str(path)))}")
     return 0
 
 

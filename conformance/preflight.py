@@ -40,7 +40,13 @@ if TYPE_CHECKING:
 
 
 class Refused(ValueError):
-    """An operator mistake; the message is the one line the user reads."""
+    """An operator mistake; the message is the one line the user reads (file and folder names in
+    it have their control characters escaped: :func:`conformance.reports.safe.line`)."""
+
+    def __init__(self, message: str) -> None:
+        from conformance.reports.safe import line
+
+        super().__init__(line(str(message)))
 
 
 # -- target kinds ------------------------------------------------------------------------------

@@ -26,7 +26,6 @@ failures become permanent.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import re
 import tomllib
 from dataclasses import dataclass
@@ -117,26 +116,33 @@ def parse(data: Any, path: str) -> Baseline:
 
 
 def load(path: str | Path) -> Baseline:
-    """Read and check a baseline file (TOML, or JSON when its name ends in ``.json``)."""
+    """Read and check a baseline file (TOML, or JSON when its name ends in ``.json``): its size
+    and nesting first (:mod:`conformance.reports.inputs`), then every entry."""
+    from conformance.reports import inputs
+
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except IsADirectoryError:
-        raise BaselineError(f"--baseline {path}: is a directory, not a baseline file") from None
-    except FileNotFoundError:
-        raise BaselineError(f"--baseline {path}: no such file "
+    label = f"--baseline {path}"
+    if p.is_dir():
+        raise BaselineError(f"{label}: is a directory, not a baseline file") from None
+    if not p.exists():
+        raise BaselineError(f"{label}: no such file "
                             "(`adck baseline --from report.json -o FILE` writes one)") from None
-    except OSError as exc:
-        raise BaselineError(f"--baseline {path}: cannot read it ({exc.strerror})") from None
     try:
-        text = raw.decode("utf-8")
-        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise BaselineError(f"--baseline {path}: not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise BaselineError(f"--baseline {path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise BaselineError(f"--baseline {path}: not valid TOML ({exc})") from None
+        raw = inputs.read(p, label)
+        if p.suffix.lower() == ".json":
+            data = inputs.parse_json(raw, label)
+        else:
+            try:
+                data = tomllib.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise BaselineError(f"{label}: not UTF-8 text") from None
+            except tomllib.TOMLDecodeError as exc:
+                raise BaselineError(f"{label}: not valid TOML ({' '.join(str(exc).split())})") from None
+            except RecursionError:
+                raise BaselineError(f"{label}: nested deeper than the kit reads; not a baseline") from None
+            inputs.check_depth(data, label)
+    except inputs.InputError as exc:
+        raise BaselineError(str(exc)) from None
     return parse(data, str(path))
 
 
@@ -238,46 +244,54 @@ def lines(report: Any) -> list[str]:
     return out
 
 
-def _toml_string(value: str) -> str:
-    """A TOML basic string: quotes, backslashes and control characters escaped."""
-    def esc(ch: str) -> str:
-        if ch in '"\\':
-            return "\\" + ch
-        if ord(ch) < 0x20 or ord(ch) == 0x7F:
-            return f"\\u{ord(ch):04X}"
-        return ch
-    return '"' + "".join(esc(c) for c in value) + '"'
-
-
 def from_report(data: dict[str, Any], reason: str | None = None) -> str:
     """A baseline (TOML) listing every MUST and SHOULD result of a report that counts against it
     (under either ``--fail-on``): failures, errors, and clauses a failed prerequisite left unchecked. Each entry's reason is ``reason``,
-    or the placeholder, which the kit refuses until someone replaces it."""
+    or the placeholder, which the kit refuses until someone replaces it.
+
+    Every value is written by the TOML serializer (tomli-w), never a template; the comments
+    around them hold report text made one line (:func:`_comment`). What is written is read back
+    and must list exactly the report's entries."""
+    import tomli_w
+
     try:
         draft = data["draft"]["short"]
         results = data["results"]
     except (KeyError, TypeError):
         raise BaselineError("not an adck report.json (no draft or results)") from None
+    if not isinstance(draft, str) or not isinstance(results, list):
+        raise BaselineError("not an adck report.json (draft.short is not a string, or results not a list)")
+    target = data.get("target") if isinstance(data.get("target"), dict) else {}
     out = ["# adck baseline: failures this implementation is expected to have, for now (docs/baselines.md).",
-           f"# Written from a report of {data.get('target', {}).get('spec', '?')} ({data.get('started_at', '?')}).",
+           f"# Written from a report of {_comment(target.get('spec', '?'))} ({_comment(data.get('started_at', '?'))}).",
            "# Give every entry a reason (the kit refuses the placeholder) and, best, an expiry date.",
-           "version = 1", f"draft = {_toml_string(draft)}", ""]
+           tomli_w.dumps({"version": 1, "draft": draft}).rstrip("\n"), ""]
     # a MAY never decides the exit status: nothing to expect of it
-    kept = [r for r in results if r.get("level") != "MAY" and (
+    kept = [r for r in results if isinstance(r, dict) and isinstance(r.get("clause"), str)
+            and r.get("level") != "MAY" and (
         r.get("outcome") in ("fail", "error")
         or (r.get("outcome") == "untestable" and r.get("untestable_reason") == "prerequisite"))]
     for r in kept:
         what = {"fail": "failed", "error": "could not be evaluated",
                 "untestable": "could not be checked: a prerequisite failed"}[r["outcome"]]
-        out += [f"# {r.get('keyword', r.get('level', ''))} {what}: {_comment(r.get('message', ''))}",
-                "[[expected]]", f"clause = {_toml_string(r['clause'])}",
-                f"reason = {_toml_string(reason or PLACEHOLDER)}", "# expires = YYYY-MM-DD", ""]
+        # the header is the kit's own text; the entry's values are the serializer's
+        entry = "[[expected]]\n" + tomli_w.dumps({"clause": r["clause"], "reason": reason or PLACEHOLDER}).rstrip("\n")
+        out += [f"# {_comment(r.get('keyword', r.get('level', '')))} {what}: {_comment(r.get('message', ''))}",
+                entry, "# expires = YYYY-MM-DD", ""]
     if not kept:
         out.append("# the report has no failures: nothing to expect")
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    back = tomllib.loads(text)  # what a reader of the file gets: exactly these entries, nothing more
+    if set(back) - {"version", "draft", "expected"} or back.get("draft") != draft or [
+            e["clause"] for e in back.get("expected", [])] != [r["clause"] for r in kept]:
+        raise BaselineError("the baseline written does not read back as the report's entries")  # pragma: no cover
+    return text
 
 
-def _comment(value: str) -> str:
-    """Target text made fit for one TOML comment line (it came from a report: already sanitized)."""
-    value = re.sub(r"[\x00-\x1f\x7f]+", " ", value)
+def _comment(value: Any) -> str:
+    """Report text made fit for one TOML comment line: the kit's sanitiser (no control character),
+    then one line (no newline, tab or other white space run), cut at 100 characters."""
+    from conformance.reports.safe import text
+
+    value = " ".join(text(str(value)).split())
     return value if len(value) <= 100 else value[:100].rsplit(" ", 1)[0] + " …"

@@ -21,12 +21,11 @@ Works on report.json files (dicts), so reports of any kit run, committed or fres
 from __future__ import annotations
 
 import html
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance.reports.markdown import _code
+from conformance.reports.markdown import _code, _token
 
 #: A cell's word for each outcome (FAIL and ERROR in capitals: what a reader looks for first).
 _WORD = {"pass": "pass", "fail": "FAIL", "error": "ERROR", "untestable": "untestable", "not-applicable": "n/a"}
@@ -87,13 +86,14 @@ class CompareError(ValueError):
 
 
 def load(path: Path) -> dict[str, Any]:
+    """A report.json, checked before use (size, nesting, report.schema.json: ``inputs``), every
+    string then made safe by the kit's sanitiser (``safe.value``: it may be a crafted file)."""
+    from conformance.reports import inputs, safe
+
     try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CompareError(f"{path}: cannot read it as JSON ({exc})") from None
-    if not isinstance(data, dict) or not {"draft", "target", "results", "summary"} <= data.keys():
-        raise CompareError(f"{path}: not an adck report.json (write one with `adck run ... --format json`)")
-    return data
+        return safe.value(inputs.load_report(path, str(path), needs=("draft", "target", "results", "summary")))
+    except inputs.InputError as exc:
+        raise CompareError(str(exc)) from None
 
 
 def build(reports: list[dict[str, Any]], sources: list[str] | None = None) -> Matrix:
@@ -147,6 +147,11 @@ def _reading(ids: list[str]) -> str:
     return "reading " + ", ".join(ids)
 
 
+def _md_reading(ids: list[str], table: bool = False) -> str:
+    """:func:`_reading` for Markdown: each id read from a report is a token (:func:`_token`)."""
+    return "reading " + ", ".join(_token(i, table=table) for i in ids)
+
+
 def to_markdown(m: Matrix) -> str:
     lines = ["# adck: implementations compared", "",
              (f"{len(m.columns)} reports, {len(m.rows)} clauses. Cells: the clause's outcome in that report "
@@ -155,31 +160,32 @@ def to_markdown(m: Matrix) -> str:
               "the kit judged the clause by its reading of an ambiguity of the draft (`adck ambiguities DRAFT`)."), "",
              "| # | implementation | target | draft | roles | verdict | report |", "|---|---|---|---|---|---|---|"]
     for n, c in enumerate(m.columns, 1):
-        lines.append(f"| {n} | {_code(c.label, table=True)} | {_code(c.spec, table=True)} | {c.draft} | "
-                     f"{', '.join(c.roles)} | {_code(c.verdict, table=True)} | {_code(c.source, table=True)} |")
+        lines.append(f"| {n} | {_code(c.label, table=True)} | {_code(c.spec, table=True)} | {_token(c.draft, table=True)} | "
+                     f"{', '.join(_token(r, table=True) for r in c.roles)} | {_code(c.verdict, table=True)} | {_code(c.source, table=True)} |")
     disagree = [r for r in m.rows if r.disagree]
     nobody = [r for r in m.rows if r.nobody_passes]
     lines += ["", f"## Where implementations disagree ({len(disagree)})", ""]
-    lines += [f"- **{r.clause}** (§{r.section}, {r.keyword}): "
+    lines += [f"- **{_token(r.clause)}** (§{_token(r.section)}, {_token(r.keyword)}): "
               + ", ".join(f"{n}: {_cell(o)}" for n, o in enumerate(r.cells, 1) if o) for r in disagree] or ["None."]
     lines += ["", f"## Clauses nobody passes ({len(nobody)})", ""]
-    lines += [f"- **{r.clause}** (§{r.section}, {r.keyword}): {_code(r.text, limit=160)}"
-              + (f" ({_reading(r.ambiguities)})" if r.ambiguities else "") for r in nobody] or ["None."]
+    lines += [f"- **{_token(r.clause)}** (§{_token(r.section)}, {_token(r.keyword)}): {_code(r.text, limit=160)}"
+              + (f" ({_md_reading(r.ambiguities)})" if r.ambiguities else "") for r in nobody] or ["None."]
     for draft in dict.fromkeys(r.draft for r in m.rows):
         head = " | ".join(str(n) for n in range(1, len(m.columns) + 1))
-        lines += ["", f"## {draft}", "", f"| clause | § | key word | {head} | |",
+        lines += ["", f"## {_token(draft)}", "", f"| clause | § | key word | {head} | |",
                   "|---|---|---|" + "---|" * len(m.columns) + "---|"]
         for r in (r for r in m.rows if r.draft == draft):
             flags = "; ".join(x for x in ("**disagree**" if r.disagree else "",
-                                          _reading(r.ambiguities) if r.ambiguities else "") if x)
+                                          _md_reading(r.ambiguities, table=True) if r.ambiguities else "") if x)
             cells = " | ".join(_cell(o) for o in r.cells)
-            lines.append(f"| {r.clause} | {r.section} | {r.keyword} | {cells} | {flags} |")
-    used = sorted({f"{r.draft}:{a}" for r in m.rows for a in r.ambiguities})
+            lines.append(f"| {_token(r.clause, table=True)} | {_token(r.section, table=True)} | "
+                         f"{_token(r.keyword, table=True)} | {cells} | {flags} |")
+    used = sorted({(r.draft, a) for r in m.rows for a in r.ambiguities}, key=lambda k: f"{k[0]}:{k[1]}")
     if used:
         lines += ["", "## Ambiguities the rows rest on", ""]
-        for key in used:
-            a = m.ambiguities.get(key, {})
-            lines.append(f"- **{key}** {_code(a.get('title', ''))}: {_code(a.get('interpretation', ''), limit=300)}")
+        for draft, aid in used:
+            a = m.ambiguities.get(f"{draft}:{aid}", {})
+            lines.append(f"- **{_token(draft)}:{_token(aid)}** {_code(str(a.get('title', '')))}: {_code(str(a.get('interpretation', '')), limit=300)}")
     return "\n".join(lines) + "\n"
 
 

@@ -27,6 +27,18 @@ def _code(value: str, limit: int | None = None, table: bool = False) -> str:
     return f"{fence}{pad}{value}{pad}{fence}"
 
 
+#: A plain identifier (a clause id, a section, a key word, a draft's short name, a role): letters,
+#: digits and hyphens, a dot only before a digit (no domain to autolink), single spaces between words.
+_PLAIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]|\.(?=[0-9]))*(?: [A-Za-z0-9](?:[A-Za-z0-9-]|\.(?=[0-9]))*)*")
+
+
+def _token(value: str, table: bool = False) -> str:
+    """A value read from a report where an identifier belongs: as it is when it is a plain
+    identifier (nothing of Markdown renders from one), else a code span (:func:`_code`)."""
+    value = str(value)
+    return value if _PLAIN.fullmatch(value) else _code(value, table=table)
+
+
 def _block(value: str) -> list[str]:
     """Target text as a fenced Markdown block whose fence is longer than any backtick run in it."""
     fence = "`" * max(3, max((len(run) for run in re.findall("`+", value)), default=0) + 1)

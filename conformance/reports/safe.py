@@ -65,3 +65,10 @@ def value(v: Any) -> Any:
 def sanitize(report: Any) -> Any:
     """A copy of the report with every string made safe (see the module docstring)."""
     return value(report)
+
+
+def line(value: str) -> str:
+    """One line a person reads on a terminal (an error line, ``adck check``'s output): :func:`text`,
+    and the newlines and tabs it keeps written as ``\\n`` and ``\\t``, so a file or folder name
+    can neither move the cursor, ring the bell nor start a line of its own."""
+    return text(value, limit=MAX_STRING).replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
