@@ -104,9 +104,8 @@ def test_another_runs_process_is_left_to_that_run(tmp_path: Path) -> None:
     try:
         before: set[tuple[int, int]] = set()
         assert other.pid not in reaper._started_by_run(before, "this-run")
-        start = time.monotonic()
         reaper.end_descendants({(p, s) for p, (_, _, s) in reaper._descendants().items()}, "this-run")
-        assert time.monotonic() - start < 1 and other.poll() is None and alive(other.pid)
+        assert other.poll() is None and alive(other.pid)
     finally:
         other.kill()
         other.wait()
