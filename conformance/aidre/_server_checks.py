@@ -116,11 +116,7 @@ def spaces_or_skip(server: Probe, document: Document | None = None) -> list[dict
     *not-applicable* when the target does not offer vector queries (AMB-09, AMB-32),
     *untestable* when the kit could not tell."""
     __tracebackhide__ = True
-    offered, why = vector_offer(server)
-    if offered is False:
-        not_applicable(f"{NO_VECTORS}: {why}")
-    if offered is None:
-        untestable(why)
+    _offered_or_skip(vector_offer(server), NO_VECTORS)
     return server.usable_spaces()
 
 
@@ -171,9 +167,16 @@ def chunks_or_skip(server: Probe) -> None:
     """For a clause that judges chunk retrieval alone: *not-applicable* when the target does not
     offer it, *untestable* when the kit could not tell (AMB-31)."""
     __tracebackhide__ = True
-    offered, why = chunk_offer(server)
+    _offered_or_skip(chunk_offer(server), NO_CHUNKS)
+
+
+def _offered_or_skip(offer: tuple[bool | None, str], not_offered: str) -> None:
+    """An optional feature's offer (``vector_offer``, ``chunk_offer``) for a clause that judges it
+    alone: *not-applicable* when not offered, *untestable* when the kit could not tell."""
+    __tracebackhide__ = True
+    offered, why = offer
     if offered is False:
-        not_applicable(f"{NO_CHUNKS}: {why}")
+        not_applicable(f"{not_offered}: {why}")
     if offered is None:
         untestable(why)
 
