@@ -132,6 +132,22 @@ class PrivateRedirect(Exception):
     """A redirect led to an address on this machine or a private network the user did not name."""
 
 
+def public_address(host: str, addresses: list[str]) -> str:
+    """The one private-address rule, for every connection the kit opens to a host the user
+    did not name (this fetcher's, and the MCP client's in :mod:`conformance.woa._mcp_fixtures`):
+    the address to connect to, taken from ``addresses`` (``host`` resolved once by the caller,
+    so a second lookup cannot change it), or :class:`PrivateRedirect` when ``host`` is, or
+    resolves to, a loopback or private address (or to nothing)."""
+    if is_private_address(host):
+        raise PrivateRedirect(f"{host} is a loopback or private address")
+    private = [a for a in addresses if is_private_address(a)]
+    if private:
+        raise PrivateRedirect(f"{host} resolves to {private[0]}, a loopback or private address")
+    if not addresses:
+        raise PrivateRedirect(f"{host} resolves to no address")
+    return addresses[0]
+
+
 class _Deadline(threading.local):
     """The monotonic time by which the current thread's request must be over (None: no request)."""
 
@@ -200,19 +216,15 @@ class _MappedBackend(httpcore.NetworkBackend):
 
     @staticmethod
     def _checked_address(host: str, port: int) -> str:
-        """The address to connect to, resolved once here (so a second lookup cannot change it),
-        refused when it is loopback or private."""
+        """The address to connect to, resolved once here, refused when it is loopback or
+        private (:func:`public_address`)."""
         if is_private_address(host):
-            raise PrivateRedirect(f"{host} is a loopback or private address")
+            return public_address(host, [])
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except OSError as exc:
             raise httpcore.ConnectError(f"cannot resolve {host}: {exc}") from None
-        addresses = [info[4][0] for info in infos]
-        private = [a for a in addresses if is_private_address(a)]
-        if private:
-            raise PrivateRedirect(f"{host} resolves to {private[0]}, a loopback or private address")
-        return addresses[0]
+        return public_address(host, [str(info[4][0]) for info in infos])
 
     def sleep(self, seconds: float) -> None:  # pragma: no cover - not used without retries
         self._inner.sleep(seconds)
@@ -571,7 +583,10 @@ class Fetcher:
         self._deadline.at = started + limits.total_timeout
         self._deadline.guard = guard
         try:
-            return self._exchange(request, exchange, started, redirected)
+            exchange = self._exchange(request, exchange, started, redirected)
+            if exchange.error and exchange.error[0] in ("private-redirect", PRIVATE_ADDRESS):
+                self.requests_sent -= 1  # refused before it was sent: nothing left the kit
+            return exchange
         finally:
             self._deadline.at = None
             self._deadline.guard = False

@@ -39,7 +39,8 @@ from typing import Any, Callable
 
 import pytest
 
-from conformance.fetch import USER_AGENT, Exchange, Fetcher, HttpConfig, is_private_address
+from conformance.fetch import (USER_AGENT, Exchange, Fetcher, HttpConfig, PrivateRedirect, is_private_address,
+                               public_address)
 from conformance.invoke import Invoker
 from conformance.outcomes import not_applicable, untestable
 from conformance.targets import Target
@@ -156,17 +157,15 @@ def _client(config: HttpConfig, named_host: str | None, exchanges: list[Exchange
 
         @staticmethod
         async def _public_address(host: str, port: int) -> str:
-            """The address to connect to, resolved once here, refused when it is not public."""
-            if is_private_address(host):
-                raise PrivateAddress(f"{host} is a loopback or private address; reported, not contacted "
-                                     "(--allow-private, or --connect-to naming it, lets the kit connect)")
-            infos = await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-            addresses = [str(info[4][0]) for info in infos]
-            private = [a for a in addresses if is_private_address(a)]
-            if private or not addresses:
-                raise PrivateAddress(f"{host} resolves to {private[0] if private else 'nothing'}, not a public "
-                                     "address; reported, not contacted (--allow-private lets the kit connect)")
-            return addresses[0]
+            """The address to connect to, resolved once here, refused when it is not public
+            (the fetcher's one rule, :func:`conformance.fetch.public_address`)."""
+            try:
+                addresses = [] if is_private_address(host) else [
+                    str(info[4][0]) for info in await anyio.getaddrinfo(host, port, type=socket.SOCK_STREAM)]
+                return public_address(host, addresses)
+            except PrivateRedirect as exc:
+                raise PrivateAddress(f"{exc}; reported, not contacted (--allow-private, or --connect-to naming it, "
+                                     "lets the kit connect)") from None
 
         async def sleep(self, seconds: float) -> None:
             await self._inner.sleep(seconds)
