@@ -585,9 +585,11 @@ def test_a_redirect_to_a_loopback_address_the_user_did_not_name_is_reported_not_
     secret = '{"internal": "do-not-copy-0xC0FFEE"}'
     with origin(ok("/secret.json", secret), hostname="127.0.0.1", certificate_hostname="127.0.0.1") as inside, \
          origin(redirect("/", f"https://127.0.0.1:{inside.port}/secret.json"), hostname="hostile.adck.test") as outside:
-        result = fetched(make_fetcher(outside.connect_to), "https://hostile.adck.test/")
+        fetcher = make_fetcher(outside.connect_to)
+        result = fetched(fetcher, "https://hostile.adck.test/")
         assert result.error_kind == "private-redirect", result.describe_error()
         assert seen_requests(inside) == [], "the kit fetched the internal address"
+        assert fetcher.requests_sent == 1, "the refused hop never left the kit: it is not counted as sent"
         allowed = Fetcher(HttpConfig(ca_bundle=tls.ca_bundle(), connect_to=(outside.connect_to,),
                                      limits=FAST, allow_private=True))
         with allowed:

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit, urlunsplit
 from conformance.aid.conftest import Manifest, RecordUnderTest, NO_ANSWER
 from conformance.document import Document
 from conformance.fetch import Fetch
+from conformance.invoke import refused
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -45,6 +46,9 @@ def _all_local(manifest: Document) -> bool:
 def test_2_2_manifest_accessible_via_https(manifest_fetch: Fetch) -> None:
     """The manifest **MUST** be accessible via HTTPS."""
     final = manifest_fetch.final
+    # config names a loopback or private address the user did not name: the kit did not send it
+    # (the private-address guard), which says nothing of the provider
+    refused(manifest_fetch)
     if manifest_fetch.error_kind in NO_ANSWER:
         # No answer at all: the kit cannot tell the provider's outage from its own network
         # (AMB-11 judges the final answer; a run with --connect-to to a closed port lands here).
