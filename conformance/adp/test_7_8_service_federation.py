@@ -33,11 +33,13 @@ def judge_members_kept(service: Probe, pairs: list[tuple[str, Answer]], ids: set
     """Each federated agent's ``members`` (as its metadata, GET {base}/agents/{id}, holds them)
     are in every candidate of it with the same values, at each detail but those in ``skip``;
     untestable when no federated agent's metadata could be read."""
-    problems, judged = [], 0
+    problems, judged, unread = [], 0, []
     for agent_id in sorted(i for i in ids if isinstance(i, str)):
         got = service.get_agent(agent_id)
         metadata = got.value if got.ok and isinstance(got.value, dict) else None
         if metadata is None:
+            # say why: a redirect the kit did not follow (a private address) is named, never hidden
+            unread.append(f"GET {service.agent_url(agent_id)} was answered {got.describe()}")
             continue
         kept = {k: metadata[k] for k in members if k in metadata}
         for label, answer in pairs:
@@ -52,7 +54,8 @@ def judge_members_kept(service: Probe, pairs: list[tuple[str, Answer]], ids: set
                     problems.append(f"candidate {agent_id!r} at detail {label} has {lost} where its metadata has "
                                     f"{ {k: kept[k] for k in lost} }")
     if not judged:
-        untestable("no federated candidate's metadata could be read (GET of its id)")
+        untestable("no federated candidate's metadata could be read (GET of its id)"
+                   + (": " + "; ".join(unread[:3]) if unread else ""))
     if problems:
         violation("; ".join(problems[:4]), readings=("AMB-44",))
 
