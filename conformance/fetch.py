@@ -428,6 +428,11 @@ def _classify(exc: Exception) -> tuple[str, str]:
         return ("timeout", f"{type(exc).__name__}: {exc or 'no answer in time'}")
     if isinstance(exc, httpx.ConnectError):
         return ("connect", str(exc) or "connection failed")
+    if isinstance(exc, httpx.RemoteProtocolError) and "Receive buffer too long" in str(exc):
+        # h11's bound on a response head, the one limit that ends headers that never end
+        return ("protocol", f"the response head (status line and headers) is longer than the "
+                            f"{httpcore.HTTP11Connection.MAX_INCOMPLETE_EVENT_SIZE} bytes the kit reads, or never "
+                            "ends (h11: Receive buffer too long)")
     if isinstance(exc, (httpx.RemoteProtocolError, httpx.LocalProtocolError, httpx.DecodingError)):
         return ("protocol", str(exc) or type(exc).__name__)
     return ("transport", f"{type(exc).__name__}: {exc}")

@@ -115,6 +115,12 @@ def parse(data: Any, path: str) -> Baseline:
     return Baseline(path=path, draft=draft, entries=tuple(entries))
 
 
+#: The largest baseline file the kit reads: a baseline names each clause of one catalog at most
+#: once (300 clauses at most today, a few hundred bytes each), and TOML is decoded in Python at
+#: about 40 bytes of memory per byte of entries.
+MAX_BYTES = 4 * 1024 * 1024
+
+
 def load(path: str | Path) -> Baseline:
     """Read and check a baseline file (TOML, or JSON when its name ends in ``.json``): its size
     and nesting first (:mod:`conformance.reports.inputs`), then every entry."""
@@ -128,7 +134,7 @@ def load(path: str | Path) -> Baseline:
         raise BaselineError(f"{label}: no such file "
                             "(`adck baseline --from report.json -o FILE` writes one)") from None
     try:
-        raw = inputs.read(p, label)
+        raw = inputs.read(p, label, limit=MAX_BYTES)
         if p.suffix.lower() == ".json":
             data = inputs.parse_json(raw, label)
         else:

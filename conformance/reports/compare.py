@@ -85,13 +85,32 @@ class CompareError(ValueError):
     """A file that is not an adck report.json (the message says which and why)."""
 
 
-def load(path: Path) -> dict[str, Any]:
-    """A report.json, checked before use (size, nesting, report.schema.json: ``inputs``), every
-    string then made safe by the kit's sanitiser (``safe.value``: it may be a crafted file)."""
+#: The members of a report.json the matrix uses (the rest, evidence above all, is let go as each
+#: file is read: the memory a comparison holds is that of the matrix, not of every report).
+_KEPT = {"draft": ("short",), "target": ("description", "spec", "declarations"), "roles": None,
+         "summary": ("level", "partial"), "ambiguities": None}
+_KEPT_RESULT = ("clause", "section", "keyword", "level", "role", "text", "outcome", "ambiguities")
+
+
+def _slim(report: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, members in _KEPT.items():
+        if key in report:
+            value = report[key]
+            out[key] = {m: value[m] for m in members if m in value} if members and isinstance(value, dict) else value
+    out["results"] = [{k: r[k] for k in _KEPT_RESULT if k in r} for r in report["results"]]
+    return out
+
+
+def load(path: Path, totals: Any = None) -> dict[str, Any]:
+    """A report.json, checked before use (size, values, nesting, report.schema.json:
+    ``inputs``; ``totals`` across the files of one comparison), cut to what the matrix uses,
+    every string then made safe by the kit's sanitiser (``safe.value``: it may be a crafted file)."""
     from conformance.reports import inputs, safe
 
     try:
-        return safe.value(inputs.load_report(path, str(path), needs=("draft", "target", "results", "summary")))
+        return safe.value(_slim(inputs.load_report(path, str(path), needs=("draft", "target", "results", "summary"),
+                                                   totals=totals)))
     except inputs.InputError as exc:
         raise CompareError(str(exc)) from None
 
@@ -276,5 +295,8 @@ def compare(paths: list[str], folder: str) -> list[Path]:
     """Load the report.json files, build the matrix, write it; CompareError for a bad file."""
     if not paths:
         raise CompareError("name at least one report.json (adck compare reports/*/report.json)")
-    reports = [load(Path(p)) for p in paths]
+    from conformance.reports import inputs
+
+    totals = inputs.Totals()
+    reports = [load(Path(p), totals) for p in paths]
     return write(build(reports, sources=list(paths)), Path(folder))

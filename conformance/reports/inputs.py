@@ -3,6 +3,11 @@ baseline files, ``adck check``'s documents): checked before use.
 
 * size: a file above :data:`MAX_BYTES` is refused before it is read whole (nor is more than
   that read from a pipe or a device),
+* values: a file of more than :data:`MAX_VALUES` JSON values is refused before it is decoded
+  (a decoder spends up to 20 bytes of memory per byte of ``[{},{},…]``: the count, not the size,
+  bounds what decoding costs),
+* totals: a command that reads several files (``adck compare``) is held to :class:`Totals`
+  across them, not only per file,
 * nesting: a value nested deeper than :data:`MAX_DEPTH` is refused (no ``RecursionError``
   from the decoder or the schema validator), and
 * schema: a report.json is validated against ``report.schema.json`` (the members the reader
@@ -17,13 +22,21 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from conformance.reports.safe import line
 
-#: The largest file the kit reads back (report.json, a baseline, a checked document).
-MAX_BYTES = 64 * 1024 * 1024
+#: The largest file the kit reads back (report.json, a checked document; baselines have their
+#: own, smaller limit). A report the kit writes is 0.1-0.2 MB (evidence bodies are 2 KiB
+#: excerpts): 16 MiB is far above any, and keeps decoding one under the memory bar even when
+#: one of its strings holds a character outside the BMP (four bytes of memory a character).
+MAX_BYTES = 16 * 1024 * 1024
+#: The most JSON values (objects, arrays, strings, numbers, literals) in one file the kit reads
+#: back; a report the kit writes holds about 45 per clause (7,000 for ADP's 151 clauses).
+MAX_VALUES = 500_000
 #: The deepest nesting of arrays and objects the kit accepts in a file it reads back.
 MAX_DEPTH = 200
 
@@ -39,35 +52,84 @@ def _mib(n: int) -> str:
     return f"{n / (1024 * 1024):g} MiB"
 
 
-def too_big(path: Path) -> str | None:
-    """Why ``path`` is too big to read (its size above :data:`MAX_BYTES`), or None."""
+#: What one command may read across all the files it is given (``adck compare`` reads several).
+MAX_TOTAL_BYTES = 2 * MAX_BYTES
+MAX_TOTAL_VALUES = 2 * MAX_VALUES
+
+
+@dataclass
+class Totals:
+    """What one command may still read across all the files it is given: their bytes and their
+    JSON values in all (:data:`MAX_TOTAL_BYTES`, :data:`MAX_TOTAL_VALUES`). Each file spends
+    from it."""
+
+    bytes: int = field(default_factory=lambda: MAX_TOTAL_BYTES)
+    values: int = field(default_factory=lambda: MAX_TOTAL_VALUES)
+
+    def spend(self, label: str, size: int = 0, values: int = 0) -> None:
+        self.bytes -= size
+        self.values -= values
+        if self.bytes < 0:
+            raise InputError(f"{label}: the files given hold more than {_mib(MAX_TOTAL_BYTES)} in all, the most the "
+                             "kit reads in one command; give fewer files")
+        if self.values < 0:
+            raise InputError(f"{label}: the files given hold more than {MAX_TOTAL_VALUES} JSON values in all, the "
+                             "most the kit reads in one command; give fewer files")
+
+
+#: A JSON string (its escapes included): what :func:`count_values` skips. Possessive, so a
+#: 32 MiB string is one step of the matcher, not 32 million saved states.
+_STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
+_STRUCTURE = (b",", b":", b"[", b"{")
+
+
+def count_values(raw: bytes, stop: int | None = None) -> int:
+    """How many JSON values ``raw`` holds (keys included), at most, counted without decoding it
+    (nor copying it): outside strings, every value but the first follows a ``,``, ``:`` or
+    ``[``, and an object's first key a ``{`` (an empty array or object counts one more than it
+    holds). Counting ends once it passes ``stop``."""
+    count, pos = 1, 0
+    for match in _STRING.finditer(raw):
+        count += sum(raw.count(c, pos, match.start()) for c in _STRUCTURE)
+        pos = match.end()
+        if stop is not None and count > stop:
+            return count
+    return count + sum(raw.count(c, pos) for c in _STRUCTURE)
+
+
+def too_big(path: Path, limit: int | None = None) -> str | None:
+    """Why ``path`` is too big to read (its size above ``limit``, :data:`MAX_BYTES`), or None."""
+    limit = MAX_BYTES if limit is None else limit
     try:
         size = path.stat().st_size
     except OSError:
         return None
-    if size > MAX_BYTES:
-        return f"is {_mib(size)}, above the limit of {_mib(MAX_BYTES)} the kit reads"
+    if size > limit:
+        return f"is {_mib(size)}, above the limit of {_mib(limit)} the kit reads"
     return None
 
 
-def read(path: str | Path, label: str) -> bytes:
-    """The bytes of ``path``, at most :data:`MAX_BYTES`; :class:`InputError` (one line) otherwise.
-    ``label`` names the file in the message (``--from report.json``)."""
+def read(path: str | Path, label: str, limit: int | None = None, totals: Totals | None = None) -> bytes:
+    """The bytes of ``path``, at most ``limit`` (:data:`MAX_BYTES`); :class:`InputError` (one
+    line) otherwise. ``label`` names the file in the message (``--from report.json``)."""
     p = Path(path)
-    big = too_big(p)
+    limit = MAX_BYTES if limit is None else limit
+    big = too_big(p, limit)
     if big:
         raise InputError(f"{label}: {big}")
     try:
         with open(p, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
+            data = fh.read(limit + 1)
     except IsADirectoryError:
         raise InputError(f"{label}: is a directory, not a file") from None
     except FileNotFoundError:
         raise InputError(f"{label}: no such file") from None
     except OSError as exc:
         raise InputError(f"{label}: cannot read it ({exc.strerror})") from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"{label}: is above the limit of {_mib(MAX_BYTES)} the kit reads")
+    if len(data) > limit:
+        raise InputError(f"{label}: is above the limit of {_mib(limit)} the kit reads")
+    if totals is not None:
+        totals.spend(label, size=len(data))
     return data
 
 
@@ -87,8 +149,15 @@ def check_depth(value: Any, label: str) -> None:
         stack.extend((c, depth + 1) for c in children)
 
 
-def parse_json(raw: bytes, label: str) -> Any:
-    """Decoded JSON, its nesting checked; :class:`InputError` (one line) for anything else."""
+def parse_json(raw: bytes, label: str, totals: Totals | None = None) -> Any:
+    """Decoded JSON, its values counted first and its nesting checked; :class:`InputError` (one
+    line) for anything else."""
+    values = count_values(raw, stop=MAX_VALUES)
+    if values > MAX_VALUES:
+        raise InputError(f"{label}: holds more than {MAX_VALUES} JSON values, the most the kit reads in one file; "
+                         "not a file the kit wrote")
+    if totals is not None:
+        totals.spend(label, values=values)
     try:
         data = json.loads(raw)
     except RecursionError:
@@ -149,6 +218,8 @@ def check_report(data: Any, label: str, needs: tuple[str, ...] = ("draft", "resu
     return data
 
 
-def load_report(path: str | Path, label: str, needs: tuple[str, ...] = ("draft", "results")) -> dict[str, Any]:
-    """Read, decode and check a report.json (size, nesting, schema); :class:`InputError` otherwise."""
-    return check_report(parse_json(read(path, label), label), label, needs)
+def load_report(path: str | Path, label: str, needs: tuple[str, ...] = ("draft", "results"),
+                totals: Totals | None = None) -> dict[str, Any]:
+    """Read, decode and check a report.json (size, values, nesting, schema); :class:`InputError`
+    otherwise. ``totals``: what a command reading several files may still read in all."""
+    return check_report(parse_json(read(path, label, totals=totals), label, totals), label, needs)

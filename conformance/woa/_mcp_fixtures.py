@@ -55,6 +55,9 @@ MAX_PAGES = 20
 #: What a tools/list the kit stopped at MAX_PAGES leaves unjudged (the kit's limit, not the server's).
 PAGE_CAP = (f"the kit reads at most {MAX_PAGES} pages of tools/list (its cap, MAX_PAGES in "
             "conformance/woa/_mcp_fixtures.py) and the server had more")
+#: The bytes of tools/list read at most, across all its pages, in units of --max-body (each page
+#: is capped by --max-body itself): memory is bounded by the listing's total, not per page.
+LIST_TOTAL_FACTOR = 4
 #: Why the kit does not judge a server that speaks MCP's deprecated HTTP+SSE transport.
 LEGACY_SSE = ("the server speaks MCP's deprecated HTTP+SSE transport, which the kit does not speak (it connects over "
               "Streamable HTTP only)")
@@ -97,7 +100,15 @@ def tool_name_forms(namespace: str, value: str) -> list[str]:
 
 
 class _PageCap(RuntimeError):
-    """tools/list had more pages than the kit reads (MAX_PAGES)."""
+    """tools/list had more pages, or more bytes in all, than the kit reads."""
+
+
+@dataclass
+class _Meter:
+    """Response bytes the session's client read; ``cap`` (when set) ends a read that passes it."""
+
+    read: int = 0
+    cap: int | None = None
 
 
 class PrivateAddress(OSError):
@@ -126,7 +137,8 @@ def _kind(exc: BaseException) -> tuple[str, str]:
     return ("transport", f"{type(exc).__name__}: {exc}")
 
 
-def _client(config: HttpConfig, named_host: str | None, exchanges: list[Exchange], on_request: Callable[[], None]):
+def _client(config: HttpConfig, named_host: str | None, exchanges: list[Exchange], on_request: Callable[[], None],
+            meter: _Meter | None = None):
     """An ``httpx2.AsyncClient`` for the SDK that keeps the kit's limits (module docstring)."""
     import anyio
     import httpcore2
@@ -180,6 +192,10 @@ def _client(config: HttpConfig, named_host: str | None, exchanges: list[Exchange
             ex = self._exchange
             async for chunk in self._inner:
                 self._size += len(chunk)
+                if meter is not None:
+                    meter.read += len(chunk)
+                    if meter.cap is not None and meter.read > meter.cap:
+                        raise _PageCap("total")
                 room = KEPT_BYTES - len(ex.body)
                 if room > 0:
                     ex.body += chunk[:room]
@@ -287,6 +303,7 @@ class McpSession:
     _portal: Any = None
     _session: Any = None
     _timeout: float = 10.0
+    _meter: _Meter = field(default_factory=_Meter)
 
     def evidence(self) -> list[Exchange]:
         return list(self.exchanges)
@@ -313,7 +330,8 @@ class McpSession:
             from conformance import __version__
 
             async with AsyncExitStack() as stack:
-                http = await stack.enter_async_context(_client(config, named_host, self.exchanges, on_request))
+                http = await stack.enter_async_context(_client(config, named_host, self.exchanges, on_request,
+                                                               self._meter))
                 read, write = await stack.enter_async_context(streamable_http_client(
                     self.url, http_client=http, max_sse_event_size=config.limits.max_body_bytes))
                 yield await stack.enter_async_context(ClientSession(
@@ -380,14 +398,26 @@ class McpSession:
     def _list(self) -> None:
         import mcp_types as types
 
+        total = LIST_TOTAL_FACTOR * self._max_body
+        self._meter.cap = self._meter.read + total
         cursor = None
-        for _ in range(MAX_PAGES):
-            params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
-            page = self._bounded(lambda: self._session.list_tools(params=params))
-            self.tools += [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in page.tools]
-            cursor = page.next_cursor
-            if not cursor:
-                return
+        try:
+            for n in range(1, MAX_PAGES + 1):
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                try:
+                    page = self._bounded(lambda: self._session.list_tools(params=params))
+                except Exception as exc:  # noqa: BLE001 - the total passed mid-page, or the server's fault
+                    if self._meter.read > self._meter.cap:
+                        raise _PageCap(f"tools/list passed {total} bytes in all while page {n} was read: the kit "
+                                       f"reads at most {LIST_TOTAL_FACTOR} x --max-body ({self._max_body} bytes) of "
+                                       "tools/list across its pages; raise --max-body to read more") from None
+                    raise exc
+                self.tools += [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in page.tools]
+                cursor = page.next_cursor
+                if not cursor:
+                    return
+        finally:
+            self._meter.cap = None
         raise _PageCap(f"tools/list still had a next cursor after {MAX_PAGES} pages: {PAGE_CAP}")
 
     def call(self, name: str, arguments: dict) -> CallResult:

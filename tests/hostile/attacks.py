@@ -54,6 +54,13 @@ class Setup:
     #: is measured by the benchmark, not asserted.
     stopped_by: str = ""
     notes: list[str] = field(default_factory=list)
+    #: What attacks: a ``target`` (``argv`` follows ``adck run``; the kit writes every report
+    #: format) or a ``file`` others made that the kit reads back (``compare``, ``baseline
+    #: --from``, ``check``, ``run --baseline``: ``argv`` is the whole ``adck`` command line).
+    kind: str = "target"
+    #: For a file attack: the folder the command writes to (every file there is checked like a
+    #: report: no secret, no escape sequence, nothing of the attacker rendered).
+    outputs: Path | None = None
 
 
 Attack = Callable[[str], "contextlib.AbstractContextManager[Setup]"]
@@ -416,12 +423,379 @@ def dns_record_with_markup(scale: str) -> Iterator[Setup]:
         yield Setup(argv, exits=(0, 1))
 
 
+# ================================================================== round two (issue #21)
+# The newer surfaces: a target's regular expressions, document-given URLs, budgets, MCP,
+# adapters' daemons, and every file the kit reads back for others (report.json for compare
+# and baseline --from, baselines, adck check's documents).
+
+@contextlib.contextmanager
+def _woa_live(site, *, mcp: bool = False) -> Iterator[list[str]]:
+    """A WoA host (a ``conformance.world`` site) served as a live one: the ``adck run`` argv."""
+    from conformance.world import https, mcp_server
+
+    with contextlib.ExitStack() as stack:
+        origin = stack.enter_context(https.serve(site))
+        argv = ["woa", "--target", "https://host.adck.test", "--ca-bundle", str(_ca()), "--seed", "3",
+                "--connect-to", f"host.adck.test:443:127.0.0.1:{origin.port}"]
+        if mcp:
+            server = stack.enter_context(mcp_server.serve(site.document, site.mcp))
+            argv += ["--connect-to", f"mcp.adck.test:443:127.0.0.1:{server.port}"]
+        yield argv
+
+
+@attack
+def woa_schema_with_a_catastrophic_pattern(scale: str) -> Iterator[Setup]:
+    """``^(a+)+$`` in a WoA agent's inputs and outputs schemas, beside a long "aaaa…!" default
+    and example, without --invoke: judged by RE2 in linear time (point 1)."""
+    from tests.hostile.test_regex import EVIL, _evil_host
+
+    with _woa_live(_evil_host(EVIL, outputs=True)) as argv:
+        yield Setup(argv, exits=(0, 1))
+
+
+@attack
+def woa_schema_with_a_lookahead_and_invoke(scale: str) -> Iterator[Setup]:
+    """``^(?=a)(a+)+$`` (a pattern RE2 cannot run) with --invoke: reported not checked, never
+    run by Python's backtracking ``re``."""
+    from tests.hostile.test_regex import _evil_host
+
+    with _woa_live(_evil_host(r"^(?=a)(a+)+$")) as argv:
+        yield Setup([*argv, "--invoke"], exits=(0, 1), stopped_by="only in linear time: not checked")
+
+
+def _recorders() -> list:
+    from tests.hostile.test_budgets_and_guard import Recorder, _ipv6
+
+    return [Recorder(), *([Recorder(socket.AF_INET6)] if _ipv6() else [])]
+
+
+def _aidre_argv(server: "object") -> list[str]:
+    return ["aidre", "--target", f"https://{HOST}", "--connect-to", f"{HOST}:443:127.0.0.1:{server.port}",  # type: ignore[attr-defined]
+            "--ca-bundle", str(_ca()), "--timeout", "3"]
+
+
+@attack
+def aidre_document_naming_private_endpoints(scale: str) -> Iterator[Setup]:
+    """An AIDRE discovery document whose search, collections and chunk endpoints are on
+    127.0.0.1 and [::1] ports the user did not name: nothing connects there (point 2)."""
+    from tests.hostile.test_budgets_and_guard import Aidre, _document
+
+    insiders = _recorders()
+    v4, v6 = insiders[0], insiders[-1]
+    six = f"[::1]:{v6.port}" if v6 is not v4 else f"127.0.0.1:{v4.port}"
+    try:
+        with Aidre(_document(search=f"https://127.0.0.1:{v4.port}/search", collections=f"https://{six}/collections",
+                             chunk=f"https://{six}/chunks/{{id}}")) as server:
+            yield Setup(_aidre_argv(server), exits=(0, 1), stopped_by="not the host the user named")
+        assert [r.connections for r in insiders] == [0] * len(insiders), "the kit connected to a private address"
+    finally:
+        for r in insiders:
+            r.close()
+
+
+@attack
+def post_answered_by_a_redirect_to_itself(scale: str) -> Iterator[Setup]:
+    """Every POST answered 307 to itself, under ``--request-budget 3``: at most 3 POSTs are
+    sent, redirect hops included (point 3)."""
+    from tests.hostile.test_budgets_and_guard import Aidre, _document
+
+    with Aidre(_document(), loop=True) as server:
+        yield Setup([*_aidre_argv(server), "--request-budget", "3"], exits=(0, 1), stopped_by="redirect hops included")
+    assert server.posts <= 3, f"{server.posts} POSTs with --request-budget 3"
+
+
+class PagedMcp(HostileServer):
+    """A raw MCP server (Streamable HTTP, one JSON answer per POST, a new connection each) whose
+    tools/list runs to ``pages`` pages of about ``page_bytes`` each (filler tools of no agent;
+    the document's agents' tools on the last page). Its pages are one pre-serialized filler, so
+    the attacker itself holds about one page in memory."""
+
+    def __init__(self, document: dict, pages: int, page_bytes: int) -> None:
+        from conformance.world import mcp_server
+
+        self.pages = pages
+        tool = {"name": "adck-filler", "description": "a tool of no WoA agent " + "x" * 100,
+                "inputSchema": {"type": "object", "properties": {f"p{i}": {"type": "string", "description": "filler"}
+                                                                 for i in range(8)}}}
+        one = json.dumps(tool).encode()
+        self.filler = b",".join([one] * max(page_bytes // (len(one) + 1), 1))
+        agents = mcp_server.tools_of(document, mcp_server.McpOptions())
+        self.agents = json.dumps([{"name": t.name, "description": f"WoA agent {t.agent}",
+                                   "inputSchema": t.inputs if isinstance(t.inputs, dict) else {"type": "object"}}
+                                  for t in agents.values()]).encode()
+        self.listed = 0
+        super().__init__(tls.server_context("mcp.adck.test"))
+
+    def handle(self, conn: socket.socket) -> None:
+        data = b""
+        while b"\r\n\r\n" not in data and len(data) < 65536:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length":
+                length = int(value.strip() or 0)
+        while len(body) < min(length, 1 << 20):
+            chunk = conn.recv(65536)
+            if not chunk:
+                return
+            body += chunk
+        if not head.startswith(b"POST "):
+            conn.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        try:
+            message = json.loads(body)
+        except ValueError:
+            message = {}
+        if not isinstance(message, dict) or "id" not in message:  # a notification
+            conn.sendall(b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        ident = json.dumps(message["id"]).encode()
+        method, params = message.get("method"), message.get("params") or {}
+        if method == "initialize":
+            result = json.dumps({"protocolVersion": params.get("protocolVersion", "2025-06-18"),
+                                 "capabilities": {"tools": {}},
+                                 "serverInfo": {"name": "paged-hostile", "version": "1"}}).encode()
+        elif method == "tools/list":
+            cursor = str(params.get("cursor") or "page-1")
+            page = int(cursor.removeprefix("page-")) if cursor.removeprefix("page-").isdigit() else 1
+            with self._lock:
+                self.listed += 1
+            if page < self.pages:
+                result = b'{"tools": [' + self.filler + b'], "nextCursor": "page-' + str(page + 1).encode() + b'"}'
+            else:
+                result = b'{"tools": ' + self.agents + b"}"
+        elif method == "tools/call":
+            result = b'{"content": [{"type": "text", "text": "not today"}], "isError": true}'
+        else:
+            result = None
+        answer = (b'{"jsonrpc": "2.0", "id": ' + ident + b', "result": ' + result + b"}" if result is not None else
+                  b'{"jsonrpc": "2.0", "id": ' + ident + b', "error": {"code": -32601, "message": "no such method"}}')
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                     + f"Content-Length: {len(answer)}\r\n\r\n".encode() + answer)
+
+
+@attack
+def mcp_tools_list_of_full_pages(scale: str) -> Iterator[Setup]:
+    """A WoA host's MCP server whose tools/list runs to 20 pages, each just under the
+    per-response cap (--max-body): the listing's total is capped, not only each page (point 6)."""
+    from conformance.world.site import load_reference
+
+    pages, size = (20, 1_000_000) if scale == "full" else (4, 60_000)
+    site = load_reference("woa")
+    with PagedMcp(site.document, pages, size) as server, _woa_live(site) as argv:
+        yield Setup([*argv, "--connect-to", f"mcp.adck.test:443:127.0.0.1:{server.port}", "--invoke",
+                     "--invoke-budget", "2"], exits=(0, 1))
+
+
+@attack
+def adapter_double_forks_a_setsid_daemon(scale: str) -> Iterator[Setup]:
+    """The adapter double-forks a ``setsid()`` daemon with its stdio let go, then hangs: the run
+    ends it at its deadline and leaves nothing behind (point 5)."""
+    from tests.hostile.test_processes import HANGS, _daemon_then
+
+    with tempfile.TemporaryDirectory(prefix="adck-hostile-") as folder:
+        pidfile = Path(folder) / "daemon.pid"
+        target = adapter_command(folder, _daemon_then(pidfile, HANGS))
+        yield Setup(["aiendpoint", "--role", "agent", "--target", target, "--run-timeout", "3"], exits=(2,),
+                    pidfiles=(pidfile,), stopped_by="the run's deadline (3 s, --run-timeout) passed")
+
+
+# ------------------------------------------------------------------ files others made
+
+@cache
+def _real_report() -> dict:
+    """A real report.json of a run that fails a MUST (the base of the crafted ones)."""
+    from conformance import api
+
+    with tempfile.TemporaryDirectory(prefix="adck-hostile-") as folder, \
+         contextlib.redirect_stdout(open(os.devnull, "w")), contextlib.redirect_stderr(open(os.devnull, "w")):
+        api.run("aiendpoint", "builtin:status-203", report_dir=folder, formats=["json"], seed=3)
+        return json.loads((Path(folder) / "report.json").read_text("utf-8"))
+
+
+@contextlib.contextmanager
+def _files(*named: tuple[str, "str | bytes"]) -> Iterator[Path]:
+    """A temporary folder holding the attacker's files, and ``out/`` for what the kit writes."""
+    with tempfile.TemporaryDirectory(prefix="adck-hostile-") as folder:
+        root = Path(folder)
+        for name, content in named:
+            (root / name).write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        yield root
+
+
+PLANT = "x\n[[expected]]\nclause = \"AIE-PLANTED\"\nreason = \"planted\"\n"
+
+
+@attack
+def report_planting_waivers_in_a_baseline(scale: str) -> Iterator[Setup]:
+    """``adck baseline --from`` a report.json whose target holds a newline and whose messages
+    hold ``'''``: the TOML serializer writes no entry the report never had (point 4)."""
+    import copy
+
+    rep = copy.deepcopy(_real_report())
+    rep["target"]["spec"] = rep["started_at"] = PLANT
+    for r in rep["results"]:
+        if r["outcome"] in ("fail", "error"):
+            r["message"] = "'''\n" + PLANT + "'''\n\"\"\"" + PLANT + MARKUP
+    with _files(("report.json", json.dumps(rep))) as root:
+        (root / "out").mkdir()
+        out = root / "out" / "baseline.toml"
+        yield Setup(["baseline", "--from", str(root / "report.json"), "-o", str(out), "--reason", "because"],
+                    kind="file", exits=(0,), outputs=root / "out")
+        import tomllib
+
+        planted = [e for e in tomllib.loads(out.read_text("utf-8"))["expected"] if e["clause"] == "AIE-PLANTED"]
+        assert not planted, "the crafted report planted a waiver in the baseline"
+
+
+def _deep(depth: int) -> str:
+    return '{"draft": {"short": "aiendpoint"}, "results": ' + "[" * depth + "]" * depth + "}"
+
+
+@attack
+def report_nested_too_deep_for_compare(scale: str) -> Iterator[Setup]:
+    """A report.json nested 200,000 (full: 2,000,000) deep, given to ``adck compare``: exit 2
+    and one line, no RecursionError (point 4)."""
+    depth = 2_000_000 if scale == "full" else 200_000
+    with _files(("report.json", _deep(depth))) as root:
+        yield Setup(["compare", str(root / "report.json"), "-o", str(root / "out")], kind="file", exits=(2,),
+                    outputs=root / "out")
+
+
+@attack
+def baseline_nested_too_deep(scale: str) -> Iterator[Setup]:
+    """A baseline file nested 200,000 deep, given to ``adck run --baseline``: exit 2, one line."""
+    with _files(("deep.toml", "x = " + "[" * 200_000 + "]" * 200_000 + "\n")) as root:
+        yield Setup(["run", "aiendpoint", "--target", "builtin:status-203", "--baseline", str(root / "deep.toml"),
+                     "--report-dir", str(root / "out")], kind="file", exits=(2,), outputs=root / "out")
+
+
+def _write_padded_report(path: Path, total: int, values: int) -> None:
+    """A real report.json grown to about ``values`` JSON values (results of many small ones,
+    the shape that costs a decoder the most memory per byte) and ``total`` bytes (the rest a
+    message of text with one character outside the BMP, which makes the whole decoded text
+    four bytes a character). Written in pieces: the attacker's own memory stays small."""
+    from conformance.reports import inputs
+
+    rep = _real_report()
+    one = dict(rep["results"][0], ambiguities=["AMB-01"] * 8, evidence=[{}] * 16)
+    item = json.dumps(one).encode()
+    count = max(values // inputs.count_values(item), 1)
+    head = (json.dumps({k: v for k, v in rep.items() if k != "results"})[:-1] + ', "results": [').encode()
+    before, _, after = json.dumps(dict(rep["results"][0], message="@")).encode().partition(b'"@"')
+    pad = max(total - len(head) - count * (len(item) + 1) - len(before) - len(after) - 64, 0)
+    with open(path, "wb") as fh:
+        fh.write(head + before + b'"\\ud83d\\ude00')
+        for _ in range(pad >> 20):
+            fh.write(b"x" * (1 << 20))
+        fh.write(b"x" * (pad & ((1 << 20) - 1)) + b'"' + after)
+        for _ in range(count):
+            fh.write(b"," + item)
+        fh.write(b"]}")
+
+
+@attack
+def report_just_under_the_size_limit_for_compare(scale: str) -> Iterator[Setup]:
+    """Three report.json files each just under the size and value limits of a file the kit
+    reads back, given to ``adck compare`` at once: memory is bounded by the totals across them
+    (the third is refused, exit 2), not per file (point 6)."""
+    from conformance.reports import inputs
+
+    size, values = (inputs.MAX_BYTES - 4096, inputs.MAX_VALUES - 1000) if scale == "full" else (2 << 20, 20_000)
+    with _files() as root:
+        for name in ("a.json", "b.json", "c.json"):
+            _write_padded_report(root / name, size, values)
+        yield Setup(["compare", str(root / "a.json"), str(root / "b.json"), str(root / "c.json"), "-o",
+                     str(root / "out")], kind="file", exits=(0, 2), outputs=root / "out")
+
+
+@attack
+def baseline_just_under_the_size_limit(scale: str) -> Iterator[Setup]:
+    """A baseline of the most entries the size limit lets in, given to ``adck run --baseline``."""
+    from conformance.reports import baseline as bl
+
+    size = bl.MAX_BYTES - 4096 if scale == "full" else 1 << 20
+    entry = '[[expected]]\nclause = "AIE-2.2-09"\nreason = "x"\n'
+    with _files(("big.toml", 'version = 1\ndraft = "aiendpoint"\n' + entry * ((size - 40) // len(entry)))) as root:
+        yield Setup(["run", "aiendpoint", "--target", "builtin:status-203", "--baseline", str(root / "big.toml"),
+                     "--report-dir", str(root / "out")], kind="file", exits=(1, 2), outputs=root / "out")
+
+
+@attack
+def report_with_markup_for_compare(scale: str) -> Iterator[Setup]:
+    """Two report.json files whose every string holds HTML, an image, a heading and a
+    ``javascript:`` link: ``adck compare``'s index.md and matrix.html render none (point 7)."""
+    import copy
+
+    rep = copy.deepcopy(_real_report())
+    rep["target"]["spec"] = rep["target"]["description"] = MARKUP + "\n# Heading\n"
+    for r in rep["results"]:
+        r["text"] = f"{r['text']} {MARKUP}"
+        r["message"] = f"{r['message']} {MARKUP}"
+        r["ambiguities"] = [MARKUP]
+    for r in rep["results"][:2]:
+        r["replay"], r["untestable_reason"] = f"adck run {MARKUP}", None
+    rep["results"][0]["outcome"], rep["results"][1]["outcome"] = "pass", "fail"
+    other = copy.deepcopy(rep)
+    other["results"][0]["outcome"], other["results"][1]["outcome"] = "fail", "pass"  # a disagreement
+    with _files(("a.json", json.dumps(rep)), ("b.json", json.dumps(other))) as root:
+        yield Setup(["compare", str(root / "a.json"), str(root / "b.json"), "-o", str(root / "out")],
+                    kind="file", exits=(0,), outputs=root / "out")
+
+
+@attack
+def check_of_a_file_named_with_escapes(scale: str) -> Iterator[Setup]:
+    """``adck check`` of a file whose name holds ESC and BEL (in a pre-commit hook, file names
+    come from the repository): the terminal gets them escaped (point 7)."""
+    with _files() as root:
+        (root / ".well-known").mkdir()
+        hostile = root / ".well-known" / "\x1b]52;c;ZXZpbA==\x07\x1b[2J.adp.json"
+        hostile.write_text("{}", "utf-8")
+        yield Setup(["check", str(hostile)], kind="file", exits=(1, 2))
+
+
+
+# ------------------------------------------------------------------ my own: a surface #21 does not list
+
+class HeaderFlood(HostileServer):
+    """A status line, then header lines as fast as the socket takes them, never the blank line
+    that ends them (each line short and well-formed: no single header is "too long")."""
+
+    def handle(self, conn: socket.socket) -> None:
+        self.read_head(conn)
+        conn.sendall(b"HTTP/1.1 200 OK\r\n")
+        lines = b"".join(b"X-Flood-%d: %s\r\n" % (i, b"a" * 64) for i in range(700))
+        while not self._stopping.is_set():
+            conn.sendall(lines)
+
+
+@attack
+def response_headers_without_end(scale: str) -> Iterator[Setup]:
+    """Response headers that never end, each line short and well-formed: the HTTP parser's
+    limit on a response head, not the body cap or the deadline, must end it (the response
+    head is a surface the issue does not list: every draft's fetch and the MCP client)."""
+    with HeaderFlood(_tls()) as server:
+        yield Setup(_publisher(server), stopped_by="bytes the kit reads, or never ends")
+
+
+def argv_of(setup: Setup, report_dir: str, formats: str = "json,junit,md,html,badge") -> list[str]:
+    """The whole ``adck`` command line of an attack."""
+    if setup.kind == "target":
+        return ["run", *setup.argv, "--report-dir", report_dir, "--format", formats]
+    return list(setup.argv)
+
+
 def run_one(name: str, report_dir: str, scale: str = "test") -> int:
     """Run one attack through the CLI (the benchmark runs this in a fresh process)."""
     from conformance import cli
 
     with ATTACKS[name](scale) as setup:
-        code = cli.main(["run", *setup.argv, "--report-dir", report_dir, "--format", "json,junit,md,html,badge"])
+        code = cli.main(argv_of(setup, report_dir))
     rss_file = os.environ.get("ADCK_BENCH_RSS_FILE")
     if rss_file:  # the kit's own peak, without the adapter processes it started and waited for
         Path(rss_file).write_text(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))

@@ -27,10 +27,31 @@ from conformance.harness import adapters
 from conformance.reports import render
 from tests.conftest import ends
 from tests.hostile import gone
-from tests.hostile.attacks import ATTACKS, GHP, SECRET
+from tests.hostile.attacks import ATTACKS, GHP, SECRET, argv_of
 
 FORMATS = ",".join(render.FORMATS)  # every format the kit writes
 FILES = tuple(name for name, _ in render._WRITERS.values())
+
+
+def _renders_nothing(name: str, file: str, markdown: str) -> None:
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    outside_code = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
+    for tag in ("<img", "<script", "href=", "@octocat"):
+        assert tag not in outside_code, f"{name}: target text renders in {file} ({tag})"
+
+
+def _clean(name: str, where: str, text: str, secrets: tuple[str, ...]) -> None:
+    for secret in (*secrets, SECRET, GHP):
+        assert secret not in text, f"{name}: a secret reached {where}"
+    for control in ("\x1b", "\x07", "\x9b", "\x00"):
+        assert control not in text, f"{name}: {control!r} reached {where}"
+
+
+def _processes_ended(name: str, setup) -> None:
+    assert not adapters._LIVE, f"{name}: an adapter process is still tracked as running"
+    for pidfile in setup.pidfiles:
+        if pidfile.exists():
+            assert gone(int(pidfile.read_text())), f"{name}: a process the adapter forked outlived the run"
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
@@ -42,10 +63,16 @@ def test_the_kit_survives(name: str, tmp_path: Path, capsys: pytest.CaptureFixtu
     (reports / "report.json").symlink_to(victim)  # planted before the run
     (reports / "badge.svg").write_text("<svg>adck aiendpoint full</svg>")  # an earlier run's verdict
     with ATTACKS[name]("test") as setup:
-        code = ends(cli.main, ["run", *setup.argv, "--report-dir", str(reports), "--format", FORMATS])
+        code = ends(cli.main, argv_of(setup, str(reports), FORMATS))
+        if setup.kind == "file":  # a command that reads files others made: read what it wrote now
+            written = {p.relative_to(setup.outputs).as_posix(): p.read_text("utf-8", "replace")
+                       for p in sorted(setup.outputs.rglob("*")) if p.is_file()} if setup.outputs else {}
     out = capsys.readouterr()
 
     assert code in setup.exits, f"{name}: exit {code}, expected {setup.exits}; {out.err[-500:]}"
+    if setup.kind == "file":
+        _survives_a_file(name, setup, code, out, written)
+        return
     assert victim.read_text() == "untouched", "a report was written through a planted symlink"
     written = sorted(p.name for p in reports.iterdir())
     assert written == sorted(FILES), f"{name}: {written}"
@@ -61,23 +88,28 @@ def test_the_kit_survives(name: str, tmp_path: Path, capsys: pytest.CaptureFixtu
         json.loads(texts[file], parse_constant=lambda c, file=file: pytest.fail(f"{file} holds {c}"))
     assert "full" not in texts["badge.svg"] or data["summary"]["level"] == "full"
 
-    html = MarkdownIt("commonmark").enable("table").render(texts["report.md"])
-    outside_code = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
-    for tag in ("<img", "<script", "href=", "@octocat"):
-        assert tag not in outside_code, f"{name}: target text renders in report.md ({tag})"
+    _renders_nothing(name, "report.md", texts["report.md"])
     # the page's own script is its only one (copy buttons, filters); target text adds no tag
     assert texts["report.html"].count("<script") == 1 and "<img" not in texts["report.html"]
 
     for where, text in [*texts.items(), ("stdout", out.out), ("stderr", out.err)]:
-        for secret in (*setup.secrets, SECRET, GHP):
-            assert secret not in text, f"{name}: a secret reached {where}"
-        for control in ("\x1b", "\x07", "\x9b", "\x00"):
-            assert control not in text, f"{name}: {control!r} reached {where}"
+        _clean(name, where, text, setup.secrets)
+    _processes_ended(name, setup)
 
-    assert not adapters._LIVE, f"{name}: an adapter process is still tracked as running"
-    for pidfile in setup.pidfiles:
-        if pidfile.exists():
-            assert gone(int(pidfile.read_text())), f"{name}: a process the adapter forked outlived the run"
+
+def _survives_a_file(name: str, setup, code: int, out, written: dict[str, str]) -> None:
+    """A command that reads files others made (compare, baseline --from, check): exit 2 is one
+    line; what it prints and writes holds no secret and no escape sequence, and renders nothing."""
+    assert "Traceback" not in out.out + out.err, f"{name}: {out.err[-800:]}"
+    if code == 2:
+        assert len(out.err.strip().splitlines()) == 1, f"{name}: exit 2 says more than one line: {out.err[-800:]}"
+    for where, text in [*written.items(), ("stdout", out.out), ("stderr", out.err)]:
+        _clean(name, where, text, setup.secrets)
+        if where.endswith(".md"):
+            _renders_nothing(name, where, text)
+        if where.endswith(".html"):
+            assert "<img" not in text and 'href="javascript' not in text.lower(), f"{name}: {where} renders markup"
+    _processes_ended(name, setup)
 
 
 def test_sigterm_ends_the_run_with_a_partial_report_and_no_orphans(tmp_path: Path) -> None:

@@ -137,7 +137,7 @@ def test_an_oversized_file_is_refused_before_it_is_read(report: dict, tmp_path: 
     for argv in (["compare", str(sparse), "-o", str(tmp_path / "out")], ["baseline", "--from", str(sparse)]):
         err = _one_line_exit_2(*_cli(*argv))
         assert "limit" in err and limit in err
-    with pytest.raises(bl.BaselineError, match=f"limit of {limit}"):
+    with pytest.raises(bl.BaselineError, match=f"limit of {bl.MAX_BYTES // (1024 * 1024)} MiB"):
         bl.load(sparse)
     well_known = tmp_path / ".well-known"
     well_known.mkdir()
@@ -209,3 +209,56 @@ def test_check_escapes_control_bytes_in_file_names(tmp_path: Path) -> None:
                  ["run", "aiendpoint", "--target", "builtin", "--report-dir", str(blocker / "sub")]):
         err = _one_line_exit_2(*_cli(*argv))
         assert "\\x1b" in err
+
+
+# ------------------------------------------------------------------ memory bounded by totals (point 6)
+
+def _values(v: object) -> int:
+    if isinstance(v, dict):
+        return 1 + sum(1 + _values(x) for x in v.values())
+    if isinstance(v, list):
+        return 1 + sum(_values(x) for x in v)
+    return 1
+
+
+@pytest.mark.parametrize("raw", [b"1", b"[]", b"[1, 2]", b'{"a": 1}', b'{"a": "x,:[{", "b": [{}]}',
+                                 b'["a\\"b,", "c"]', b'"\\\\"', b'[[], [[]], {"k": {}}]', b'[' + b'{},' * 50 + b'{}]'])
+def test_values_are_counted_without_decoding(raw: bytes) -> None:
+    """The count bounds every value the decoder makes (objects, arrays, keys, scalars) from
+    above, within one per empty array or object: the text is never decoded nor copied to count it."""
+    made = _values(json.loads(raw))
+    assert made <= inputs.count_values(raw) <= made + raw.count(b"[]") + raw.count(b"{}")
+
+
+@pytest.mark.parametrize("command", ["compare", "baseline"])
+def test_a_report_of_too_many_values_is_refused_before_it_is_decoded(command: str, tmp_path: Path) -> None:
+    src = tmp_path / "report.json"
+    src.write_bytes(b'{"draft": {"short": "aiendpoint"}, "results": [' + b"{}," * inputs.MAX_VALUES + b"{}]}")
+    assert src.stat().st_size < inputs.MAX_BYTES, "the value count, not the size, refuses it"
+    argv = ["compare", str(src), "-o", str(tmp_path / "out")] if command == "compare" else ["baseline", "--from", str(src)]
+    err = _one_line_exit_2(*_cli(*argv))
+    assert f"more than {inputs.MAX_VALUES} JSON values" in err
+
+
+def test_compare_holds_the_files_to_totals(report: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file is under the limits, the files together are not: the one that passes the total
+    is named, and nothing is written."""
+    paths = [str(_write(tmp_path / f"{n}.json", report)) for n in "abc"]
+    size = Path(paths[0]).stat().st_size
+    monkeypatch.setattr(inputs, "MAX_TOTAL_BYTES", 2 * size + 10)  # two files fit, the third does not
+    err = _one_line_exit_2(*_cli("compare", *paths, "-o", str(tmp_path / "out")))
+    assert "c.json" in err and "in all" in err and not (tmp_path / "out").exists()
+    monkeypatch.setattr(inputs, "MAX_TOTAL_BYTES", 3 * size)
+    code, _, err = _cli("compare", *paths, "-o", str(tmp_path / "out"))
+    assert code == 0, err
+
+
+def test_compare_keeps_what_the_matrix_uses_only(report: dict) -> None:
+    """Evidence and messages are let go as each report is read (the matrix's memory, not every
+    report's)."""
+    from conformance.reports import compare
+
+    slim = compare._slim(report)
+    assert set(slim["results"][0]) <= set(compare._KEPT_RESULT)
+    assert "evidence" not in json.dumps(slim) and len(json.dumps(slim)) < len(json.dumps(report))
+    assert compare.build([slim]).rows and compare.build([slim]).rows[0].cells == [report["results"][0]["outcome"]]
