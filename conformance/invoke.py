@@ -20,7 +20,7 @@ import threading
 from typing import Any
 
 from conformance.fetch import PRIVATE_ADDRESS, Fetch, Fetcher
-from conformance.outcomes import untestable
+from conformance.outcomes import BUDGET_SPENT, untestable
 
 #: Requests that make the target work one run sends at most, unless ``--invoke-budget`` says
 #: otherwise: enough for a full run of any suite, so that only a user who wants to be gentler
@@ -94,8 +94,8 @@ class Invoker:
             return None
 
     def _spent(self) -> str:
-        return (f"the run's budget of requests that make the target work ({self.budget}, --invoke-budget "
-                f"or --request-budget) is spent: {self.sent} were sent, redirect hops included")
+        return (f"{BUDGET_SPENT} ({self.budget}, --invoke-budget or --request-budget) is spent: {self.sent} were "
+                "sent, redirect hops included")
 
     def count(self) -> None:
         """Count one invocation the kit sends by other means than :meth:`post` (a WoA MCP

@@ -43,6 +43,11 @@ def clause(clause_id: str, *, judges_rate_limits: bool = False) -> Callable[[F],
 #: could not judge (``untestable_reason = rate-limited``), never failed.
 RATE_LIMITED = "rate-limited by the target: "
 
+#: Is in the message of a clause the run's request budget (``--invoke-budget``,
+#: ``--request-budget``) left unchecked: the kit's own limit, so ``untestable_reason = budget``
+#: (raise the budget to judge it), never failed.
+BUDGET_SPENT = "the run's budget of requests that make the target work"
+
 
 class ClauseViolation(AssertionError):
     """The target violates the clause; the message says what was observed.

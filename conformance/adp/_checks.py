@@ -235,7 +235,8 @@ def is_tag_list(text: str) -> bool:
 
 _PRIVATE_V4 = re.compile(r"(?<![\w.])(?:10(?:\.\d{1,3}){3}|127(?:\.\d{1,3}){3}|192\.168(?:\.\d{1,3}){2}"
                          r"|172\.(?:1[6-9]|2\d|3[01])(?:\.\d{1,3}){2}|169\.254(?:\.\d{1,3}){2})(?![\w.])")
-_PRIVATE_V6 = re.compile(r"(?<![\w:])(?:\[?::1\]?|f[cd][0-9a-f]{2}:[0-9a-f:]+|fe80:[0-9a-f:]+)(?![\w:])", re.I)
+_PRIVATE_V6 = re.compile(r"\[::1\]|(?<![\w:\[])(?:::1|f[cd][0-9a-f]{2}:[0-9a-f:]+|fe80:[0-9a-f:]+)(?![\w:])"
+                         r"|\[(?:f[cd][0-9a-f]{2}|fe80):[0-9a-f:]+\]", re.I)
 _INTERNAL_HOST = re.compile(r"(?<![\w.-])(?:[a-z0-9-]+\.)+(?:internal|corp|local|lan|intranet|localdomain)(?![\w-])"
                             r"|(?<![\w.-])localhost(?![\w-])", re.IGNORECASE)
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")

@@ -112,7 +112,8 @@ def _pretty(value: Any) -> str:
 def _outcome_label(r: dict) -> str:
     if r["outcome"] == "untestable":
         return {"not-observable": "not observable", "credentials": "needs credentials",
-                "undeclared": "undeclared choice", "rate-limited": "rate-limited"}.get(r["untestable_reason"], "unverified")
+                "undeclared": "undeclared choice", "rate-limited": "rate-limited",
+                "budget": "budget spent"}.get(r["untestable_reason"], "unverified")
     return r["outcome"]
 
 

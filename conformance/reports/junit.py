@@ -30,6 +30,8 @@ def _skip_message(r: ClauseResult) -> str:
         return f"untestable (the service wanted credentials the run did not have, so this {r.keyword} is not a pass): {r.message}"
     if r.untestable_reason == "rate-limited":
         return f"untestable (the target answered 429 to the kit's requests, so this {r.keyword} is not a pass): {r.message}"
+    if r.untestable_reason == "budget":
+        return f"untestable (the run's request budget ran out first, so this {r.keyword} is not a pass): {r.message}"
     if r.untestable_reason == "undeclared":
         return (f"untestable (the target made a choice the draft leaves to it, not declared for this run, so this "
                 f"{r.keyword} is not a pass): {r.message}")

@@ -18,7 +18,7 @@ from conformance import redact
 from conformance.catalog import Clause, Profile
 from conformance.fetch import Exchange
 from conformance.credentials import NEEDS as NEEDS_CREDENTIALS
-from conformance.outcomes import NARROWED, RATE_LIMITED, UNDECLARED
+from conformance.outcomes import BUDGET_SPENT, NARROWED, RATE_LIMITED, UNDECLARED
 
 #: Characters of a body from another origin than the target's that a report shows.
 CROSS_ORIGIN_EXCERPT = 160
@@ -208,7 +208,8 @@ def untestable_reason(message: str) -> str:
     run's world cannot show it), ``credentials`` (the service wanted credentials the run did
     not have: ``conformance.credentials``), ``undeclared`` (the target made a choice the draft
     leaves to it, which the run did not declare: ``conformance.outcomes.undeclared_choice``) or
-    ``rate-limited`` (it failed on a 429 the target answered to the kit's requests) or
+    ``rate-limited`` (it failed on a 429 the target answered to the kit's requests),
+    ``budget`` (the run's request budget ran out before it could be checked) or
     ``prerequisite`` (something it depends on failed)."""
     if message.startswith(NARROWED):
         return "narrowed"
@@ -218,6 +219,8 @@ def untestable_reason(message: str) -> str:
         return "rate-limited"
     if message.startswith(NEEDS_CREDENTIALS):
         return "credentials"
+    if BUDGET_SPENT in message:
+        return "budget"
     return "prerequisite"
 
 
@@ -257,7 +260,8 @@ class Summary:
     conformant: bool
     level: str
     counts: dict[str, dict[str, int]]
-    #: MUST clauses that could not be checked because a prerequisite failed.
+    #: MUST clauses that could not be checked because a prerequisite failed (or the run's
+    #: request budget ran out before them: ``untestable_reason = budget``).
     must_unverified: list[str]
     #: True when the run did not check the whole of the target's roles: the verdict speaks of
     #: the clauses it checked, never of the draft.
@@ -450,6 +454,11 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         reasons.append(f"{len(limited)} clause{'s' if len(limited) != 1 else ''} could not be judged: the target "
                        f"answered 429 Too Many Requests to the kit ({', '.join(limited[:5])}"
                        f"{', …' if len(limited) > 5 else ''}): run again later, or fewer clauses with --clause")
+    spent = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "budget"]
+    if spent:
+        reasons.append(f"the run's request budget (--invoke-budget, --request-budget) stopped it: {len(spent)} "
+                       f"clause{'s' if len(spent) != 1 else ''} left untestable ({', '.join(spent[:5])}"
+                       f"{', …' if len(spent) > 5 else ''}): raise the budget to judge them")
     if partial and not reasons:
         reasons.append("the run was narrowed")
     if not completed:
@@ -473,7 +482,7 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         # no MUST failed, yet some could not be checked (the kit's limits, an error of the kit):
         # no verdict either way, and never a pass
         unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()
-                     and r.untestable_reason not in ("credentials", "undeclared", "rate-limited")]  # said above
+                     and r.untestable_reason not in ("credentials", "undeclared", "rate-limited", "budget")]  # said above
         if unchecked:
             reasons.append(f"{len(unchecked)} MUST clause{'s' if len(unchecked) != 1 else ''} could not be "
                            f"checked and none failed ({', '.join(unchecked[:5])}{', …' if len(unchecked) > 5 else ''})")
@@ -489,7 +498,8 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         level=level,
         counts=counts,
         must_unverified=[r.clause for r in results
-                         if r.level == "MUST" and r.outcome == "untestable" and r.untestable_reason == "prerequisite"],
+                         if r.level == "MUST" and r.outcome == "untestable"
+                         and r.untestable_reason in ("prerequisite", "budget")],
         partial=is_partial,
         partial_reasons=reasons,
         passed=passed,

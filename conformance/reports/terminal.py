@@ -65,7 +65,9 @@ def notes(report: Report) -> list[str]:
                    "not a verdict of conformance")
     if s.must_unverified:
         n = len(s.must_unverified)
-        out.append(f"{plural(n, 'MUST clause')} could not be checked because a prerequisite failed; "
+        why = "a prerequisite failed" + (" or the run's request budget ran out" if any(
+            r.untestable_reason == "budget" for r in report.results if r.clause in s.must_unverified) else "")
+        out.append(f"{plural(n, 'MUST clause')} could not be checked because {why}; "
                    f"{'it does' if n == 1 else 'they do'} not count as passed (the report names each one's prerequisite)")
     return out
 

@@ -55,9 +55,10 @@ MAX_PAGES = 20
 #: What a tools/list the kit stopped at MAX_PAGES leaves unjudged (the kit's limit, not the server's).
 PAGE_CAP = (f"the kit reads at most {MAX_PAGES} pages of tools/list (its cap, MAX_PAGES in "
             "conformance/woa/_mcp_fixtures.py) and the server had more")
-#: The bytes of tools/list read at most, across all its pages, in units of --max-body (each page
-#: is capped by --max-body itself): memory is bounded by the listing's total, not per page.
-LIST_TOTAL_FACTOR = 4
+#: The bytes of tools/list read at most across all its pages (each page is capped by --max-body
+#: itself), or one --max-body when that is larger: memory is bounded by the listing's total, not
+#: per page, and grows with --max-body as one response does.
+LIST_TOTAL_BYTES = 4 * 1024 * 1024
 #: Why the kit does not judge a server that speaks MCP's deprecated HTTP+SSE transport.
 LEGACY_SSE = ("the server speaks MCP's deprecated HTTP+SSE transport, which the kit does not speak (it connects over "
               "Streamable HTTP only)")
@@ -398,7 +399,7 @@ class McpSession:
     def _list(self) -> None:
         import mcp_types as types
 
-        total = LIST_TOTAL_FACTOR * self._max_body
+        total = max(LIST_TOTAL_BYTES, self._max_body)
         self._meter.cap = self._meter.read + total
         cursor = None
         try:
@@ -409,8 +410,8 @@ class McpSession:
                 except Exception as exc:  # noqa: BLE001 - the total passed mid-page, or the server's fault
                     if self._meter.read > self._meter.cap:
                         raise _PageCap(f"tools/list passed {total} bytes in all while page {n} was read: the kit "
-                                       f"reads at most {LIST_TOTAL_FACTOR} x --max-body ({self._max_body} bytes) of "
-                                       "tools/list across its pages; raise --max-body to read more") from None
+                                       f"reads at most {LIST_TOTAL_BYTES} bytes of tools/list across its pages, or "
+                                       "one --max-body when that is larger; raise --max-body to read more") from None
                     raise exc
                 self.tools += [t.model_dump(by_alias=True, mode="json", exclude_none=True) for t in page.tools]
                 cursor = page.next_cursor

@@ -143,6 +143,10 @@ def test_a_post_redirecting_to_itself_gets_no_more_requests_than_the_budget(
     spent = [r for r in _results(report) if r["outcome"] == "untestable" and "budget" in r["message"]]
     assert spent, "no clause names the budget that stopped it"
     assert any("--request-budget" in r["message"] and "redirect hops included" in r["message"] for r in spent)
+    # the report says the budget stopped the run, and which clauses it left untestable
+    assert all(r["untestable_reason"] == "budget" for r in spent), [(r["clause"], r["untestable_reason"]) for r in spent]
+    said = [p for p in report["summary"]["partial_reasons"] if "request budget" in p]
+    assert said and all(r["clause"] in said[0] for r in spent[:5]), report["summary"]["partial_reasons"]
     assert not [r for r in _results(report) if r["outcome"] == "fail" and "budget" in r["message"]]
     assert report["summary"]["level"] != "full"
 
