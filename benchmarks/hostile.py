@@ -21,6 +21,7 @@ import datetime as dt
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -44,9 +45,7 @@ def _said(stderr: str) -> str:
     lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
     if not lines:
         return "no report"
-    last = lines[-1].removeprefix("adck: ")
-    if "/adck-hostile-" in last:  # the temporary folder's name says nothing
-        last = last.split(": ", 1)[-1]
+    last = re.sub(r"\S*/adck-hostile-[^/\s]+/", "", lines[-1].removeprefix("adck: "))  # the temporary folder says nothing
     return last[:110] + ("…" if len(last) > 110 else "")
 
 
