@@ -196,6 +196,12 @@ class Profile:
     #: The choices the draft leaves to the implementation that a user can state (``--declare``),
     #: by name (``[declarations.NAME]`` of profile.toml).
     declarations: dict[str, Declaration] = field(default_factory=dict)
+    #: The draft's code the mock world runs (``[world]`` of profile.toml): ``handlers``, route
+    #: handler name -> "module:function" (:mod:`conformance.world.handlers`), and ``companion``,
+    #: "module:function" of a server started beside the reference origin (a WoA host's MCP
+    #: server). Data, so the core names no draft's module.
+    world_handlers: dict[str, str] = field(default_factory=dict)
+    world_companion: str | None = None
 
     def server_draft_levels(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """The draft's levels over the clauses of its server and document roles: a level is a
@@ -332,6 +338,8 @@ def load(short: str) -> Profile:
         draft_levels_offered_by=dict(meta.get("draft_levels_offered_by", {})),
         binding=dict(meta.get("binding", {})),
         declarations=declarations,
+        world_handlers=dict(meta.get("world", {}).get("handlers", {})),
+        world_companion=meta.get("world", {}).get("companion"),
         clauses=clauses,
         ambiguities=ambiguities,
     )

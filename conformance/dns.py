@@ -14,6 +14,8 @@ the state is then ``unchecked``, never ``valid``.
 
 from __future__ import annotations
 
+import re
+import shlex
 import threading
 from dataclasses import dataclass, field
 from typing import Literal
@@ -25,6 +27,8 @@ import dns.message
 import dns.name
 import dns.query
 import dns.rcode
+import dns.rdata
+import dns.rdataclass
 import dns.rdatatype
 import dns.resolver
 import dns.rrset
@@ -173,3 +177,40 @@ class Resolver:
         if not any(ds.digest in digests for ds in anchor):
             return "invalid", f"the DNSKEY of {signer} does not match the trust anchor"
         return "valid", f"signed by {signer}, validated to the trust anchor"
+
+
+@dataclass
+class ZoneLine:
+    """A zone-file TXT line: ``_agent.example.com. 300 IN TXT "v=aid1;..." "..."``."""
+
+    name: str
+    ttl: int | None
+    strings: list[bytes]
+
+    def text(self) -> str:
+        return b"".join(self.strings).decode("utf-8", errors="replace")
+
+
+_TTL = re.compile(r"^\d+$")
+
+
+def parse_zone_line(line: str) -> ZoneLine:
+    """Parse one zone-file line holding a TXT record (owner [ttl] [class] TXT strings...)."""
+    tokens = shlex.split(line.split(" ;", 1)[0], posix=False)
+    if len(tokens) < 3:
+        raise ValueError(f"not a zone-file TXT line: {line[:80]!r}")
+    name, rest = tokens[0], tokens[1:]
+    ttl = None
+    if rest and _TTL.match(rest[0]):
+        ttl, rest = int(rest[0]), rest[1:]
+    if rest and rest[0].upper() in ("IN", "CH", "HS"):
+        rest = rest[1:]
+    if not rest or rest[0].upper() != "TXT":
+        raise ValueError(f"not a TXT record: {line[:80]!r}")
+    rdata_text = line[line.upper().index(" TXT ") + 5:].strip()
+    try:
+        rdata = dns.rdata.from_text(dns.rdataclass.IN, dns.rdatatype.TXT, rdata_text)
+        dns.name.from_text(name)
+    except dns.exception.DNSException as exc:
+        raise ValueError(f"cannot parse the TXT data of {line[:80]!r}: {exc}") from None
+    return ZoneLine(name=name, ttl=ttl, strings=list(rdata.strings))

@@ -9,17 +9,17 @@ import sys
 import pytest
 
 from conformance import catalog
-from conformance.agent.adp_adapter import make_handler
-from conformance.agent.adp_client import Chosen, Need, ReferenceAdpClient
-from conformance.agent.adp_mutants import VARIANTS
+from conformance.adp.adapter import make_handler
+from conformance.adp.reference_client import Chosen, Need, ReferenceAdpClient
+from conformance.adp.variants import VARIANTS
 from conformance.world.site import load_mutants
 from tests.conftest import assert_broken_client_fails_exactly_its_clause, failing, outcomes, quiet_run
 
 DRAFT = "adp"
 PROFILE = catalog.load(DRAFT)
 CLIENT_MUTANTS = load_mutants(DRAFT, file="client-mutants.toml")
-IN_PROCESS = "python:conformance.agent.adp_adapter:handle"
-AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.adp_adapter"
+IN_PROCESS = "python:conformance.adp.adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.adp.adapter"
 
 
 def _tested_client_clauses() -> set[str]:

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 
 from conformance import catalog
-from conformance.agent.mutants import VARIANTS
+from conformance.aiendpoint.variants import VARIANTS
 from conformance.world.site import load_mutants
 from tests.conftest import assert_broken_client_fails_exactly_its_clause, failing, outcomes, quiet_run
 
 DRAFT = "aiendpoint"
 PROFILE = catalog.load(DRAFT)
 AGENT_MUTANTS = load_mutants(DRAFT, file="agent-mutants.toml")
-IN_PROCESS = "python:conformance.agent.adapter:handle"
-AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.adapter"
+IN_PROCESS = "python:conformance.aiendpoint.adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.aiendpoint.adapter"
 
 
 
@@ -114,7 +114,7 @@ def test_operations_the_adapter_does_not_offer_are_not_applicable(tmp_path: Path
 @pytest.mark.parametrize("target, words", [
     ("cmd:/no/such/program --flag", "cannot start the adapter"),
     ("python:no_such_module_xyz:handle", "cannot import"),
-    ("python:conformance.agent.adapter", "expected python:MODULE:CALLABLE"),
+    ("python:conformance.aiendpoint.adapter", "expected python:MODULE:CALLABLE"),
 ])
 def test_unusable_adapters_exit_2(target: str, words: str, capsys: pytest.CaptureFixture) -> None:
     from conformance import cli
@@ -225,8 +225,8 @@ def test_an_in_process_handler_that_raises_is_an_adapter_error() -> None:
 
 from datetime import datetime, timedelta  # noqa: E402
 
-from conformance.agent.adapter import make_handler  # noqa: E402
-from conformance.agent.reference import Discovery, ReferenceAgent  # noqa: E402
+from conformance.aiendpoint.adapter import make_handler  # noqa: E402
+from conformance.aiendpoint.reference_client import Discovery, ReferenceAgent  # noqa: E402
 from conformance.fetch import Exchange, Fetch  # noqa: E402
 
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from conformance import catalog
-from conformance.agent.aid_mutants import VARIANTS
+from conformance.aid.variants import VARIANTS
 from conformance.world.site import load_mutants
 from tests.conftest import assert_broken_client_fails_exactly_its_clause, outcomes, quiet_run
 
 DRAFT = "aid"
 PROFILE = catalog.load(DRAFT)
 CLIENT_MUTANTS = load_mutants(DRAFT, file="client-mutants.toml")
-IN_PROCESS = "python:conformance.agent.aid_adapter:handle"
-AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.aid_adapter"
+IN_PROCESS = "python:conformance.aid.adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.aid.adapter"
 
 
 def _tested_client_clauses() -> set[str]:

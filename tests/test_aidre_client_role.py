@@ -10,17 +10,17 @@ import sys
 import pytest
 
 from conformance import catalog
-from conformance.agent.aidre_adapter import make_handler
-from conformance.agent.aidre_client import MEDIA, ReferenceAidreClient
-from conformance.agent.aidre_mutants import VARIANTS
+from conformance.aidre.adapter import make_handler
+from conformance.aidre.reference_client import MEDIA, ReferenceAidreClient
+from conformance.aidre.variants import VARIANTS
 from conformance.world.site import load_mutants
 from tests.conftest import assert_broken_client_fails_exactly_its_clause, outcomes, quiet_run
 
 DRAFT = "aidre"
 PROFILE = catalog.load(DRAFT)
 CLIENT_MUTANTS = load_mutants(DRAFT, file="client-mutants.toml")
-IN_PROCESS = "python:conformance.agent.aidre_adapter:handle"
-AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.aidre_adapter"
+IN_PROCESS = "python:conformance.aidre.adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.aidre.adapter"
 
 
 def _tested_client_clauses() -> set[str]:

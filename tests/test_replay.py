@@ -23,7 +23,7 @@ def _replays(folder: Path) -> tuple[str, dict[str, str]]:
     ["adp", "--target", "builtin:rank-shuffled", "--binding", "agent=/agents/{id}"],
     # a cmd: target is the user's own command line: braces, quotes and all
     ["aiendpoint", "--role", "agent", "--target",
-     f"cmd:env ADCK_TAG='{{x}} {{clause}}' {sys.executable} -m conformance.agent.adapter --variant three-redirects"],
+     f"cmd:env ADCK_TAG='{{x}} {{clause}}' {sys.executable} -m conformance.aiendpoint.adapter --variant three-redirects"],
 ])
 def test_braces_on_the_command_line_are_data(argv: list[str], tmp_path: Path,
                                              capsys: pytest.CaptureFixture) -> None:

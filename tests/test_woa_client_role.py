@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conformance import catalog
-from conformance.agent.woa_mutants import CONFORMING, VARIANTS
+from conformance.woa.variants import CONFORMING, VARIANTS
 from conformance.world.site import load_mutants
 from tests.conftest import assert_broken_client_fails_exactly_its_clause, failing, outcomes, quiet_run
 
@@ -17,8 +17,8 @@ DRAFT = "woa"
 PROFILE = catalog.load(DRAFT)
 CLIENT_MUTANTS = load_mutants(DRAFT, file="client-mutants.toml")
 CLIENT_CONFORMING = load_mutants(DRAFT, "conforming", file="client-mutants.toml")
-IN_PROCESS = "python:conformance.agent.woa_adapter:handle"
-AS_PROCESS = f"cmd:{sys.executable} -m conformance.agent.woa_adapter"
+IN_PROCESS = "python:conformance.woa.adapter:handle"
+AS_PROCESS = f"cmd:{sys.executable} -m conformance.woa.adapter"
 
 
 def _tested_client_clauses() -> set[str]:
@@ -63,7 +63,7 @@ def test_client_mutant_fails_exactly_its_clause(name: str) -> None:
 @pytest.mark.mutants
 @pytest.mark.parametrize("name", sorted(CLIENT_CONFORMING))
 def test_conforming_client_variant_passes(name: str) -> None:
-    target = f"python:conformance.agent.woa_mutants.conforming:{name.replace('-', '_')}"
+    target = f"python:conformance.woa.variants.conforming:{name.replace('-', '_')}"
     result = quiet_run(DRAFT, target, roles=["client"])
     assert failing(result.report) == set(), {r.clause: r.message for r in result.report.failing()}
     assert result.report.summary.level == CLIENT_CONFORMING[name].expect
@@ -114,7 +114,7 @@ SENT: list[dict] = []
 
 def recording_handle(message: dict):
     """The reference client in-process, keeping every message the kit sent."""
-    from conformance.agent.woa_adapter import handle
+    from conformance.woa.adapter import handle
 
     SENT.append(message)
     return handle(message)

@@ -1,5 +1,5 @@
 """The WoA host's MCP transport (4.3.2, 5.3): the kit as a real MCP client against the official
-SDK's server (conformance/world/mcp_server.py), its broken and conforming variants
+SDK's server (conformance/woa/reference_mcp_server.py), its broken and conforming variants
 (fixtures/woa/mutants-mcp.toml), live-style hosts (opt-in, budget, https only, private
 addresses) and the client's limits."""
 
@@ -12,7 +12,8 @@ import pytest
 
 from conformance.fetch import ConnectTo, HttpConfig, Limits
 from conformance.woa._mcp_fixtures import McpSession
-from conformance.world import https, mcp_server, tls
+from conformance.world import https, tls
+from conformance.woa import reference_mcp_server as mcp_server
 from conformance.world.site import Mutant, load_mutants, load_reference, mutate
 from tests.conftest import failing, outcomes, quiet_run
 

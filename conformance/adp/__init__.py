@@ -1,4 +1,11 @@
-"""The conformance suite of the Agent Discovery Profile (draft-xu-efficient-agent-discovery-profile-00).
+"""Everything of ADP that is code, in one folder (the same names in every draft's): the
+conformance suite (``conftest.py``, ``test_*.py`` and their helpers), the reference service
+(``reference_server.py``), the reference client (``reference_client.py``) and its harness
+adapter (``adapter.py``), and the broken clients (``variants/``). The draft's data is in
+``profiles/adp/`` (clauses, ambiguities, levels, schemas) and ``fixtures/adp/`` (documents,
+sites, zones, and the tables of broken and conforming variants of both roles).
+
+The conformance suite of the Agent Discovery Profile (draft-xu-efficient-agent-discovery-profile-00).
 
 The document role (an Agent Metadata object, Discovery Request, Discovery Response or error
 object given as a file, classified by its members: ``_kinds.py``, AMB-26) is tested by the

@@ -1,4 +1,11 @@
-"""The conformance suite of Agent Interface Discovery (AID) via DNS, v1 (2025-06-19).
+"""Everything of AID that is code, in one folder (the same names in every draft's): the
+conformance suite (``conftest.py``, ``test_*.py`` and their helpers), the reference provider
+(``reference_server.py``), the reference client (``reference_client.py``) and its harness
+adapter (``adapter.py``), and the broken clients (``variants/``). The draft's data is in
+``profiles/aid/`` (clauses, ambiguities, levels, schemas) and ``fixtures/aid/`` (documents,
+sites, zones, and the tables of broken and conforming variants of both roles).
+
+The conformance suite of Agent Interface Discovery (AID) via DNS, v1 (2025-06-19).
 
 One module per section of the draft, each test bound to one clause id of
 ``profiles/aid/clauses.toml`` and quoting its sentence:

@@ -1,4 +1,11 @@
-"""The conformance suite of draft-batum-aidre-00 (AIDRE), being built.
+"""Everything of AIDRE that is code, in one folder (the same names in every draft's): the
+conformance suite (``conftest.py``, ``test_*.py`` and their helpers), the reference server
+(``reference_server.py``), the reference client (``reference_client.py``) and its harness
+adapter (``adapter.py``), and the broken clients (``variants/``). The draft's data is in
+``profiles/aidre/`` (clauses, ambiguities, levels, schemas) and ``fixtures/aidre/`` (documents,
+sites, zones, and the tables of broken and conforming variants of both roles).
+
+The conformance suite of draft-batum-aidre-00 (AIDRE), being built.
 
 The document role is implemented for the discovery document (AMB-25): one module per section
 of the draft (``test_23_1_discovery_version.py`` checks §23.1, and so on), each test bound to
@@ -13,5 +20,5 @@ answered by ``scenario_server.py`` over the reference server's corpus and rankin
 cursors that change format between pages, unknown members, l2 and dot spaces), drives the
 client under test through the harness operation ``aidre.search``, and judges from its reply
 (the results in its order of relevance) and the requests it sent. The reference client is
-``conformance/agent/aidre_client.py``; its broken variants ``conformance/agent/aidre_mutants/``.
+``conformance/aidre/reference_client.py``; its broken variants ``conformance/aidre/variants/``.
 """

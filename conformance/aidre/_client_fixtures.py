@@ -86,7 +86,7 @@ def discovery_document(spaces: tuple[str, ...] = (COSINE, L2)) -> dict:
 def raw_vector(text: str, dims: int) -> list[float]:
     """A vector a user might hold for ``text``: word counts hashed into ``dims`` dimensions
     (the reference's feature hashing), scaled by 1.5 and not normalised (norm well above 1)."""
-    from conformance.aidre.reference import SPACES, embed
+    from conformance.aidre.reference_server import SPACES, embed
 
     base = next(s for s, (d, _, normalised) in SPACES.items() if d == dims)
     values = embed(text, base)

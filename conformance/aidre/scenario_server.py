@@ -6,10 +6,10 @@ unknown members at every level of its answers, embedding spaces with other dista
 functions (a dot-product space whose scores exceed 1, a normalised dot space), and
 tolerance of requests the reference refuses, so that a client broken in one way still gets
 answers everywhere else and fails only the clause it breaks. The ranking itself is the
-reference's (:func:`conformance.aidre.reference.text_search`, :func:`~conformance.aidre.reference.scores`
+reference's (:func:`conformance.aidre.reference_server.text_search`, :func:`~conformance.aidre.reference_server.scores`
 over its corpus and its two feature-hashing spaces).
 
-The handler ``aidre.scenario_search`` (:data:`conformance.world.handlers.HANDLERS`) answers
+The handler ``aidre.scenario_search`` (:func:`conformance.world.handlers.handlers`) answers
 the search endpoint of a scenario; its route ``options`` say how:
 
 * ``cursor_styles``: the formats of the cursors it mints, one per page in turn (:data:`STYLES`);
@@ -47,7 +47,7 @@ from urllib.parse import quote
 
 from werkzeug import Request, Response
 
-from conformance.aidre.reference import SPACES, corpus, embed, scores, text_search
+from conformance.aidre.reference_server import SPACES, corpus, embed, scores, text_search
 from conformance.world.handlers import request_body
 from conformance.world.site import Route, Site
 

@@ -4,6 +4,12 @@ Language-neutral, in the spirit of Bowtie: the kit starts the adapter, speaks JS
 over its stdin/stdout, sends one ``run`` request per scenario step and reads one reply.
 Every message has a JSON Schema in ``schemas/``; a reply that does not validate is an
 *adapter* error, reported apart from a failure of the client. See docs/harness-protocol.md.
+
+The folder holds what every draft's clients share: the kit's side (``driver.py`` drives an
+adapter, ``adapters.py`` starts ``cmd:`` and ``python:`` ones, ``reaper.py`` ends every
+process a run started), the adapters' side (``session.py``: the session handler and the
+network config every reference client's adapter is built on; ``broken_tls.py``: the TLS
+contexts the broken clients of every draft use), and the message schemas (``schemas/``).
 """
 
 PROTOCOL = "adck-harness/1"

@@ -31,18 +31,21 @@ def _unknown_variant(draft: str, name: str, role: str | None, count: int) -> Tar
     return TargetError(f"no built-in {what} {name!r} for {draft}; `adck targets {draft}` lists the {count} there are")
 
 
-def _with_mcp_server(site, origin, http, notes):
-    """Start the site's MCP server (``conformance.world.mcp_server``) beside its origin: the
-    target's HttpConfig maps its name too, and closing the target stops both."""
+def _with_companion(companion: str, site, origin, http, notes):
+    """Start the draft's companion server beside the origin (``[world] companion`` of its
+    profile: a WoA host's MCP server): the target's HttpConfig maps its name too, and closing
+    the target stops both. A companion answers None when the site needs none."""
+    import importlib
     from dataclasses import replace
 
-    from conformance.world import mcp_server
-
+    module, _, function = companion.partition(":")
     try:
-        server = mcp_server.serve(site.document, site.mcp)
+        server = getattr(importlib.import_module(module), function)(site)
     except BaseException:
         origin.stop()
         raise
+    if server is None:
+        return http, notes, origin.stop
 
     def close() -> None:
         try:
@@ -51,7 +54,7 @@ def _with_mcp_server(site, origin, http, notes):
             origin.stop()
 
     http = replace(http, connect_to=http.connect_to + (server.connect_to,))
-    return http, notes + [f"MCP server (Streamable HTTP) on 127.0.0.1:{server.port} as {server.url}"], close
+    return http, notes + [server.note], close
 
 
 class BuiltinTargets:
@@ -89,8 +92,9 @@ class BuiltinTargets:
         origin = https.serve(site)
         http, notes = origin.http_config(options.limits), [f"served on 127.0.0.1:{origin.port} as {origin.origin}, trusted through the mock CA"]
         close = origin.stop
-        if site.mcp:  # a host's MCP transport (WoA 4.3.2): the SDK's MCP server beside the origin
-            http, notes, close = _with_mcp_server(site, origin, http, notes)
+        companion = catalog.load(options.draft).world_companion
+        if companion:  # a server beside the origin (a WoA host's MCP transport, 4.3.2)
+            http, notes, close = _with_companion(companion, site, origin, http, notes)
         return Target(
             spec=spec,
             kind="origin",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.aid.record import parse_zone_line
-from conformance.dns import a_label
+from conformance.dns import a_label, parse_zone_line
 from conformance.targets import Target, TargetError, TargetOptions
 
 

@@ -1,4 +1,11 @@
-"""The conformance suite of The Web of Agents (WoA), draft-gaikwad-woa-00.
+"""Everything of WoA that is code, in one folder (the same names in every draft's): the
+conformance suite (``conftest.py``, ``test_*.py`` and their helpers), the reference host
+(``reference_server.py``), the reference client (``reference_client.py``) and its harness
+adapter (``adapter.py``), and the broken clients (``variants/``). The draft's data is in
+``profiles/woa/`` (clauses, ambiguities, levels, schemas) and ``fixtures/woa/`` (documents,
+sites, zones, and the tables of broken and conforming variants of both roles).
+
+The conformance suite of The Web of Agents (WoA), draft-gaikwad-woa-00.
 
 The **document** role is built: a woa.json on its own, one test module per section of the draft
 (``test_4_1_agent_objects.py`` for §4.1, and so on), checked against the clause catalog
@@ -27,7 +34,7 @@ MCP server ``transports.mcp`` names (an https URL only) as a real MCP client, th
 SDK's over Streamable HTTP within the kit's limits; ``test_4_3_2_host_mcp`` checks that each
 agent listing ``mcp`` has its tool listed, ``test_4_1_host_mcp_outputs`` calls each tool once
 (counted against ``--invoke-budget``) and validates the result against ``outputs``. The
-built-in host serves its MCP server from ``conformance/world/mcp_server.py`` (broken variants:
+built-in host serves its MCP server from ``conformance/woa/reference_mcp_server.py`` (broken variants:
 ``fixtures/woa/mutants-mcp.toml``); the readings are AMB-40..AMB-44
 (``profiles/woa/ambiguities-mcp.toml``).
 
@@ -40,7 +47,7 @@ the client sends: the document fetch and its caching (§7), the invocation URL, 
 and envelope (§4.3.1, §5.1, §5.2), the MCP tools/call it translates the envelope into
 (§4.3.2, a small MCP server routed in the scenario world: handler ``woa.client-mcp``), the inputs it builds from a schema (§4.2), certificates,
 plain HTTP, private addresses and redirects (§8), in the ``test_*_client_*`` modules. The
-reference client is ``conformance/agent/woa_client.py`` (``adck run woa --role client --target
-builtin``), its broken variants ``conformance/agent/woa_mutants`` (``fixtures/woa/client-mutants*.toml``);
+reference client is ``conformance/woa/reference_client.py`` (``adck run woa --role client --target
+builtin``), its broken variants ``conformance/woa/variants`` (``fixtures/woa/client-mutants*.toml``);
 the readings are AMB-50..AMB-53 and AMB-55..AMB-57 (``profiles/woa/ambiguities-client.toml``).
 """

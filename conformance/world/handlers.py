@@ -2,8 +2,10 @@
 
 A static route (``conformance.world.site.Route``) answers the same bytes to everyone; an
 invocation endpoint (WoA's REST transport, a search API) must read the request body and
-compute its reply. Such a route names a handler here. The names are a closed list: a site
-file (or anything a target serves) can only pick one of these, never name code to run.
+compute its reply. Such a route names a handler, which each draft's profile lists
+(``[world.handlers]`` of ``profiles/<draft>/profile.toml``: the draft's own code, named as
+data, so the world names no draft). The names are a closed list: a site file (or anything a
+target serves) can only pick one of these, never name code to run.
 """
 
 from __future__ import annotations
@@ -16,19 +18,15 @@ from werkzeug import Request, Response
 if TYPE_CHECKING:
     from conformance.world.site import Route, Site
 
-#: Handler name -> "module:function"; the function takes (site, route, request) and returns
-#: a Werkzeug response.
-HANDLERS: dict[str, str] = {
-    "woa.invoke": "conformance.woa.reference:invoke",
-    "woa.client-mcp": "conformance.woa._client_fixtures:mcp_answer",
-    "aidre.collections": "conformance.aidre.reference:collections",
-    "aidre.search": "conformance.aidre.reference:search",
-    "aidre.chunk": "conformance.aidre.reference:chunk",
-    "aidre.scenario_search": "conformance.aidre.scenario_server:search",
-    "adp.discover": "conformance.adp.reference:discover",
-    "adp.agent": "conformance.adp.reference:agent",
-    "adp.client-scenario": "conformance.adp._client_fixtures:answer",
-}
+def handlers() -> dict[str, str]:
+    """Handler name -> "module:function", every draft's (``[world.handlers]`` of its profile);
+    the function takes (site, route, request) and returns a Werkzeug response."""
+    from conformance import catalog
+
+    out: dict[str, str] = {}
+    for draft in catalog.available():
+        out.update(catalog.load(draft).world_handlers)
+    return out
 
 #: Bytes of request body a handler reads at most (a larger body is answered 413).
 MAX_REQUEST_BODY = 1024 * 1024
@@ -48,9 +46,10 @@ def request_body(request: Request) -> bytes | None:
 
 def answer(site: "Site", route: "Route", request: Request) -> Response:
     """What the route's handler answers to ``request``."""
-    target = HANDLERS.get(route.handler or "")
+    known = handlers()
+    target = known.get(route.handler or "")
     if target is None:
-        raise ValueError(f"unknown route handler {route.handler!r}; known: {sorted(HANDLERS)}")
+        raise ValueError(f"unknown route handler {route.handler!r}; known: {sorted(known)}")
     module, _, name = target.partition(":")
     function: Callable[["Site", "Route", Request], Response] = getattr(importlib.import_module(module), name)
     return function(site, route, request)

@@ -53,7 +53,7 @@ class Route:
     #: language prefix -> JSON Patch: a request whose Accept-Language starts with the prefix
     #: gets the document so changed, with Content-Language (content negotiation).
     localized: dict = field(default_factory=dict)
-    #: A dynamic responder (a name in :data:`conformance.world.handlers.HANDLERS`, such as
+    #: A dynamic responder (a name in :func:`conformance.world.handlers.handlers`, such as
     #: ``woa.invoke``) that computes the answer from the request: an invocation endpoint.
     handler: str | None = None
     #: Settings of the handler (a broken variant changes one: ``{ mismatch_status = 200 }``).
@@ -72,7 +72,7 @@ class Site:
     tls_max: str | None = None
     tls_min: str | None = None
     #: Settings of an MCP server started beside the origin (a WoA host's MCP transport:
-    #: ``conformance.world.mcp_server.McpOptions``); empty: none. A variant's ``site.mcp``
+    #: ``conformance.woa.reference_mcp_server.McpOptions``); empty: none. A variant's ``site.mcp``
     #: changes single settings (``mutate`` merges it).
     mcp: dict = field(default_factory=dict)
     #: Authentication a variant requires (empty: none): ``paths`` (route paths, templates as

@@ -440,7 +440,8 @@ def _max_body() -> int:
 @contextlib.contextmanager
 def _woa_live(site, *, mcp: bool = False) -> Iterator[list[str]]:
     """A WoA host (a ``conformance.world`` site) served as a live one: the ``adck run`` argv."""
-    from conformance.world import https, mcp_server
+    from conformance.world import https
+    from conformance.woa import reference_mcp_server as mcp_server
 
     with contextlib.ExitStack() as stack:
         origin = stack.enter_context(https.serve(site))
@@ -520,7 +521,7 @@ class PagedMcp(HostileServer):
     the attacker itself holds about one page in memory."""
 
     def __init__(self, document: dict, pages: int, page_bytes: int) -> None:
-        from conformance.world import mcp_server
+        from conformance.woa import reference_mcp_server as mcp_server
 
         self.pages = pages
         tool = {"name": "adck-filler", "description": "a tool of no WoA agent " + "x" * 100,

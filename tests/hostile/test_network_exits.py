@@ -18,9 +18,10 @@ fail, naming the file and line: route it through ``adck_fetcher``/``adck_invoker
 runtime half of the proof (every URL field of every draft's document, at a private address,
 reaches nothing) is in ``test_budgets_and_guard.py`` and ``test_guard_aid_adp.py``.
 
-Not scanned, because they are not the checker: the kit's reference and broken clients
-(``conformance/agent``), the mock world it serves (``conformance/world``), the reference
-servers and variants, and the adapters that run a vendor's client.
+Not scanned, because they are not the checker: each draft's reference server and client, its
+adapter and broken variants (``conformance/<draft>/reference_*.py``, ``adapter.py``,
+``variants/``, AIDRE's ``scenario_server.py``), the mock world the kit serves
+(``conformance/world``), the harness and the adapters that run a vendor's client.
 """
 
 from __future__ import annotations
@@ -62,14 +63,16 @@ EXITS = {
 }
 
 #: Not the checker (see the module docstring).
-NOT_SCANNED = ("agent/", "world/", "adapters/", "harness/")
+NOT_SCANNED = ("world/", "adapters/", "harness/")
 
 
 def _checker_files() -> list[Path]:
     out = []
     for path in sorted(ROOT.rglob("*.py")):
         rel = path.relative_to(ROOT).as_posix()
-        if rel.startswith(NOT_SCANNED) or "_mutants" in rel or rel.endswith(("reference.py", "scenario_server.py")):
+        parts = rel.split("/")
+        if rel.startswith(NOT_SCANNED) or "variants" in parts[:-1] or parts[-1].startswith("reference_") \
+                or parts[-1] in ("adapter.py", "scenario_server.py"):
             continue
         out.append(path)
     return out
