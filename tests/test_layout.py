@@ -70,14 +70,14 @@ def test_a_draft_is_one_folder_with_the_same_names(draft: str) -> None:
 
 @pytest.mark.parametrize("draft", DRAFTS)
 def test_each_reference_server_names_its_site_and_variants(draft: str) -> None:
-    """``reference_server.site()`` is the built-in target's reference (code or data alike)."""
+    """``reference_server.REFERENCE`` is the built-in target's reference (code or data alike)."""
     import importlib
 
     from conformance.world.site import load_mutants
 
     module = importlib.import_module(f"conformance.{draft}.reference_server")
-    assert module.site() is not None
-    assert set(module.variants()) == set(load_mutants(draft)) and module.variants()
+    assert module.REFERENCE.draft == draft and module.REFERENCE.site() is not None
+    assert set(module.REFERENCE.variants()) == set(load_mutants(draft)) and module.REFERENCE.variants()
 
 
 def test_no_module_reaches_into_another_drafts_folder() -> None:

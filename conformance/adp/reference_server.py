@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 from werkzeug import Request, Response
 
 from conformance.world.handlers import request_body
-from conformance.world.site import Route, Site, path_parameters
+from conformance.world.site import Reference, Route, Site, path_parameters
 
 #: Members of the metadata the service treats as private: never returned in a candidate.
 PRIVATE_MEMBERS = ("billing",)
@@ -881,22 +881,7 @@ def agent(site: Site, route: Route, request: Request) -> Response:
         return _json(200, body, _etag(body, options))
 
 
-# ------------------------------------------------------------------ the reference service as data
-#: The same names in every draft's folder: ``reference_server`` (this), ``reference_client``,
-#: ``adapter``, ``variants``.
-DRAFT = "adp"
 
-
-def site() -> Site:
-    """The reference service (``fixtures/adp/service.toml``), as the mock world serves it, its routes
-    running the handlers above (``adck run adp --target builtin``)."""
-    from conformance.world.site import load_reference
-
-    return load_reference(DRAFT)
-
-
-def variants() -> dict:
-    """Its broken variants by name (``fixtures/adp/mutants*.toml``, ``builtin:NAME``)."""
-    from conformance.world.site import load_mutants
-
-    return load_mutants(DRAFT)
+#: The reference service as data (``fixtures/adp/service.toml``, its routes running the handlers
+#: above) and its variants: the same name in every draft's ``reference_server.py``.
+REFERENCE = Reference("adp")

@@ -10,16 +10,7 @@ own runs: a provider publishes records and a file. The same names in every draft
 
 from __future__ import annotations
 
-from conformance.world.site import Mutant, Provider, load_mutants, load_provider
+from conformance.world.site import Reference
 
-DRAFT = "aid"
-
-
-def site() -> Provider:
-    """The reference provider (zone and site), as the mock world serves it (``--target builtin``)."""
-    return load_provider(DRAFT)
-
-
-def variants() -> dict[str, Mutant]:
-    """Its broken variants by name (``builtin:NAME``)."""
-    return load_mutants(DRAFT)
+#: The reference provider and its variants (``REFERENCE.site()``, ``REFERENCE.variants()``).
+REFERENCE = Reference("aid")

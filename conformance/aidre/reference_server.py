@@ -47,7 +47,7 @@ from werkzeug import Request, Response
 from conformance.document import loads
 from conformance.resources import fixtures_dir
 from conformance.world.handlers import request_body
-from conformance.world.site import Route, Site, path_parameters
+from conformance.world.site import Reference, Route, Site, path_parameters
 
 MEDIA = "application/aidre+json"
 #: The embedding spaces the reference declares: id -> (dimensions, distance, normalised).
@@ -706,22 +706,7 @@ def search(site: Site, route: Route, request: Request) -> Response:
     return response
 
 
-# ------------------------------------------------------------------ the reference server as data
-#: The same names in every draft's folder: ``reference_server`` (this), ``reference_client``,
-#: ``adapter``, ``variants``.
-DRAFT = "aidre"
 
-
-def site() -> Site:
-    """The reference server (``fixtures/aidre/server.toml``), as the mock world serves it, its routes
-    running the handlers above (``adck run aidre --target builtin``)."""
-    from conformance.world.site import load_reference
-
-    return load_reference(DRAFT)
-
-
-def variants() -> dict:
-    """Its broken variants by name (``fixtures/aidre/mutants*.toml``, ``builtin:NAME``)."""
-    from conformance.world.site import load_mutants
-
-    return load_mutants(DRAFT)
+#: The reference server as data (``fixtures/aidre/server.toml``, its routes running the handlers
+#: above) and its variants: the same name in every draft's ``reference_server.py``.
+REFERENCE = Reference("aidre")

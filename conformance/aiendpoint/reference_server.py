@@ -10,16 +10,7 @@ document is static, as a publisher's is. The same names in every draft's folder:
 
 from __future__ import annotations
 
-from conformance.world.site import Mutant, Site, load_mutants, load_reference
+from conformance.world.site import Reference
 
-DRAFT = "aiendpoint"
-
-
-def site() -> Site:
-    """The reference publisher, as the mock world serves it (``adck run aiendpoint --target builtin``)."""
-    return load_reference(DRAFT)
-
-
-def variants() -> dict[str, Mutant]:
-    """Its broken variants by name (``builtin:NAME``)."""
-    return load_mutants(DRAFT)
+#: The reference publisher and its variants (``REFERENCE.site()``, ``REFERENCE.variants()``).
+REFERENCE = Reference("aiendpoint")

@@ -6,7 +6,8 @@ resolver (``conformance/<draft>/reference_client.py``), its broken variants
 protocol (``conformance/<draft>/adapter.py``), in-process (``python:``) or as a subprocess
 (``cmd:``). What those adapters share is here: :func:`session_handler` (hello, one client per
 session, run steps, stop), :func:`variant_main` (``python -m <adapter> [--variant NAME]``) and
-:func:`http_config_of` (the network a harness request describes).
+:func:`http_config_of` (the network a harness request describes) and :func:`collect_variants`
+(a ``variants`` package's broken clients, merged).
 """
 
 from __future__ import annotations
@@ -78,3 +79,20 @@ def http_config_of(network: dict):
 
     return HttpConfig(ca_bundle=Path(network["ca_file"]),
                       connect_to=tuple(ConnectTo.parse(c) for c in network.get("connect_to", [])))
+
+
+def collect_variants(package: str, path: list[str], label: str, table: str = "VARIANTS") -> dict[str, type]:
+    """A ``variants`` package's broken clients, one module per topic, merged: ``table`` (name ->
+    client class) of every module of ``package`` (its ``__path__``), in module order; a name
+    defined twice is an error naming ``label`` ("AID client")."""
+    import importlib
+    import pkgutil
+
+    found: dict[str, type] = {}
+    for info in sorted(pkgutil.iter_modules(path), key=lambda i: i.name):
+        module = importlib.import_module(f"{package}.{info.name}")
+        for name, cls in getattr(module, table, {}).items():
+            if name in found:
+                raise ValueError(f"{label} variant {name!r} is defined twice ({info.name})")
+            found[name] = cls
+    return found

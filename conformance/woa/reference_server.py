@@ -25,7 +25,7 @@ from werkzeug import Request, Response
 from conformance.document import loads
 from conformance.schemas import PatternNotChecked
 from conformance.world.handlers import request_body
-from conformance.world.site import Route, Site, path_parameters
+from conformance.world.site import Reference, Route, Site, path_parameters
 
 PROBLEM = "application/problem+json"
 
@@ -309,22 +309,7 @@ def invoke(site: Site, route: Route, request: Request) -> Response:
     return _json(options.success_status, output, options.success_type)
 
 
-# ------------------------------------------------------------------ the reference host as data
-#: The same names in every draft's folder: ``reference_server`` (this), ``reference_client``,
-#: ``adapter``, ``variants``.
-DRAFT = "woa"
 
-
-def site() -> Site:
-    """The reference host (``fixtures/woa/host.toml``), as the mock world serves it, its routes
-    running the handlers above (``adck run woa --target builtin``)."""
-    from conformance.world.site import load_reference
-
-    return load_reference(DRAFT)
-
-
-def variants() -> dict:
-    """Its broken variants by name (``fixtures/woa/mutants*.toml``, ``builtin:NAME``)."""
-    from conformance.world.site import load_mutants
-
-    return load_mutants(DRAFT)
+#: The reference host as data (``fixtures/woa/host.toml``, its routes running the handlers
+#: above) and its variants: the same name in every draft's ``reference_server.py``.
+REFERENCE = Reference("woa")

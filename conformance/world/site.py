@@ -343,3 +343,22 @@ def mutate_provider(provider: Provider, mutant: Mutant) -> Provider:
     """The provider with a mutant's record changes (``dns``) and manifest/site changes."""
     changes = {k: (tuple(v) if k == "txt" else v) for k, v in mutant.dns.items()}
     return replace(provider, site=mutate(provider.site, mutant), **changes)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A draft's reference server or publisher as the mock world serves it: its site (or, for a
+    DNS-published draft, its provider: zone and site) and its variants, all data of
+    ``fixtures/<draft>/``. Each draft's ``reference_server.py`` names its own (``REFERENCE``)."""
+
+    draft: str
+
+    def site(self) -> "Site | Provider":
+        """The reference, as ``adck run DRAFT --target builtin`` serves it."""
+        if (fixtures_dir(self.draft) / "provider.toml").exists():
+            return load_provider(self.draft)
+        return load_reference(self.draft)
+
+    def variants(self) -> dict[str, Mutant]:
+        """Its broken variants by name (``fixtures/<draft>/mutants*.toml``, ``builtin:NAME``)."""
+        return load_mutants(self.draft)

@@ -120,6 +120,30 @@ class HostileServer:
             self.requests.append(head)
         return head
 
+    def read_request(self, conn: socket.socket, max_body: int = 1 << 20) -> tuple[bytes, bytes]:
+        """Read a whole request: its head (recorded, as :meth:`read_head` does) and its body (by
+        Content-Length, at most ``max_body`` bytes); what came short is returned as it is."""
+        data = b""
+        while b"\r\n\r\n" not in data and len(data) < 65536:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        with self._lock:
+            self.requests.append(head)
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            name, _, value = line.partition(b":")
+            if name.strip().lower() == b"content-length" and value.strip().isdigit():
+                length = int(value.strip())
+        while len(body) < min(length, max_body):
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return head, body
+
     def wait(self, seconds: float) -> bool:
         """Sleep ``seconds`` on the server side; True when the server is stopping."""
         return self._stopping.wait(seconds)

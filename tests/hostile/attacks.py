@@ -537,23 +537,7 @@ class PagedMcp(HostileServer):
         super().__init__(tls.server_context("mcp.adck.test"))
 
     def handle(self, conn: socket.socket) -> None:
-        data = b""
-        while b"\r\n\r\n" not in data and len(data) < 65536:
-            chunk = conn.recv(65536)
-            if not chunk:
-                return
-            data += chunk
-        head, _, body = data.partition(b"\r\n\r\n")
-        length = 0
-        for line in head.split(b"\r\n")[1:]:
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value.strip() or 0)
-        while len(body) < min(length, 1 << 20):
-            chunk = conn.recv(65536)
-            if not chunk:
-                return
-            body += chunk
+        head, body = self.read_request(conn)
         if not head.startswith(b"POST "):
             conn.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return

@@ -74,26 +74,10 @@ class Aidre(HostileServer):
         super().__init__(_tls())
 
     def handle(self, conn: socket.socket) -> None:
-        head = self.read_head(conn)
+        head, _ = self.read_request(conn)
         line = head.split(b"\r\n", 1)[0].decode("latin-1")
         method, _, rest = line.partition(" ")
         path = rest.split(" ")[0]
-        length = 0
-        for h in head.split(b"\r\n")[1:]:
-            name, _, value = h.decode("latin-1").partition(":")
-            if name.strip().lower() == "content-length":
-                length = int(value.strip() or 0)
-        # the head was read up to the blank line; read what is left of the body (best effort)
-        try:
-            conn.settimeout(1)
-            got = 0
-            while got < length:
-                chunk = conn.recv(length - got)
-                if not chunk:
-                    break
-                got += len(chunk)
-        except OSError:
-            pass
         if method == "POST":
             with self._lock:
                 self.posts += 1

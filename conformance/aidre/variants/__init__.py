@@ -8,22 +8,8 @@ module per topic; ``VARIANTS`` merges them (a name defined twice is an error).
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from conformance.harness.session import collect_variants
 from conformance.aidre.reference_client import ReferenceAidreClient
 
-
-def _collect() -> dict[str, type[ReferenceAidreClient]]:
-    found: dict[str, type[ReferenceAidreClient]] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for name, cls in getattr(module, "VARIANTS", {}).items():
-            if name in found:
-                raise ValueError(f"AIDRE client variant {name!r} is defined twice ({info.name})")
-            found[name] = cls
-    return found
-
-
 #: Variant name -> client class.
-VARIANTS: dict[str, type[ReferenceAidreClient]] = _collect()
+VARIANTS: dict[str, type[ReferenceAidreClient]] = collect_variants(__name__, __path__, "AIDRE client")

@@ -9,24 +9,10 @@ module per topic; ``VARIANTS`` merges them (a name defined twice is an error).
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
+from conformance.harness.session import collect_variants
 from conformance.woa.reference_client import ReferenceWoaClient
 
-
-def _collect(table: str) -> dict[str, type[ReferenceWoaClient]]:
-    found: dict[str, type[ReferenceWoaClient]] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for name, cls in getattr(module, table, {}).items():
-            if name in found:
-                raise ValueError(f"WoA client variant {name!r} is defined twice ({info.name})")
-            found[name] = cls
-    return found
-
-
 #: Variant name -> client class (broken).
-VARIANTS: dict[str, type[ReferenceWoaClient]] = _collect("VARIANTS")
+VARIANTS: dict[str, type[ReferenceWoaClient]] = collect_variants(__name__, __path__, "WoA client")
 #: Variant name -> client class (conforming edge cases).
-CONFORMING: dict[str, type[ReferenceWoaClient]] = _collect("CONFORMING")
+CONFORMING: dict[str, type[ReferenceWoaClient]] = collect_variants(__name__, __path__, "WoA client", "CONFORMING")
