@@ -10,7 +10,7 @@ import math
 import pytest
 
 from conformance import catalog
-from conformance.aidre import reference
+from conformance.aidre import reference_server as reference
 from conformance.aidre.test_19_server_embedding_compatibility import distance, monotone_breaks
 from conformance.world.site import load_mutants
 from tests.conftest import failing, quiet_run
