@@ -256,6 +256,26 @@ def _level(entry: dict, where: str) -> Level:
     return level
 
 
+def clause_of(entry: dict, where: str, roles: dict) -> Clause:
+    """A catalog entry (``[[clause]]`` of clauses.toml, or of a revision's changes) as a Clause."""
+    if entry["role"] not in roles:
+        raise CatalogError(f"{where}: role {entry['role']!r} not in {sorted(roles)}")
+    if entry.get("implied") and not entry.get("note"):
+        raise CatalogError(f"{where}: an implied requirement needs a note saying how the kit reads it")
+    return Clause(
+        id=entry["id"],
+        section=entry["section"],
+        keyword=entry["keyword"],
+        level=_level(entry, where),
+        role=entry["role"],
+        text=" ".join(entry["text"].split()),
+        untestable=entry.get("untestable"),
+        note=entry.get("note"),
+        implied=bool(entry.get("implied", False)),
+        lead=" ".join(entry["lead"].split()) if entry.get("lead") else None,
+    )
+
+
 @cache
 def load(short: str) -> Profile:
     """Load and validate the profile of a draft (``aiendpoint``, ...)."""
@@ -280,22 +300,7 @@ def load(short: str) -> Profile:
             raise CatalogError(f"{where}: id does not match {id_re.pattern}")
         if entry["id"] in clauses:
             raise CatalogError(f"{where}: duplicate id")
-        if entry["role"] not in meta["roles"]:
-            raise CatalogError(f"{where}: role {entry['role']!r} not in {sorted(meta['roles'])}")
-        clauses[entry["id"]] = Clause(
-            id=entry["id"],
-            section=entry["section"],
-            keyword=entry["keyword"],
-            level=_level(entry, where),
-            role=entry["role"],
-            text=" ".join(entry["text"].split()),
-            untestable=entry.get("untestable"),
-            note=entry.get("note"),
-            implied=bool(entry.get("implied", False)),
-            lead=" ".join(entry["lead"].split()) if entry.get("lead") else None,
-        )
-        if entry.get("implied") and not entry.get("note"):
-            raise CatalogError(f"{where}: an implied requirement needs a note saying how the kit reads it")
+        clauses[entry["id"]] = clause_of(entry, where, meta["roles"])
     # ambiguities.toml, and ambiguities-<topic>.toml when a draft's list is split by role
     amb_files = [folder / "ambiguities.toml"] + sorted(folder.glob("ambiguities-*.toml"))
     ambiguities = tuple(

@@ -20,6 +20,7 @@ try:  # `adck` spends its first ~0.4 s here: Ctrl-C then is one line too, never 
     import argparse
     import json
     from collections.abc import Sequence
+    from pathlib import Path
 
     from rich.console import Console
     from rich.markup import escape
@@ -57,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
                        description="Run a draft's conformance suite against a target and write reports.\n"
                        "Exit 0: every applicable MUST passed; 1: one did not; 2: the kit could not run.\n"
                        "Prints a summary grouped by the draft's sections (pytest's own output with -v).")
-    r.add_argument("draft", help="the draft's short name (adck clauses --list)"
+    r.add_argument("draft", help="the draft's short name (adck clauses --list), or DRAFT@REV for one of its revisions (adck revisions)"
                    ).completer = cli_help.complete_draft  # type: ignore[attr-defined]
     r.add_argument("--target", required=True,
                    help="what to check: a built-in reference or variant, a live server, a document, a client "
@@ -129,10 +130,26 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("-v", "--verbose", action="store_true", help="show pytest's own output in full")
 
     c = sub.add_parser("clauses", help="print a draft's clause catalog")
-    c.add_argument("draft", nargs="?", help="the draft's short name")
+    c.add_argument("draft", nargs="?", help="the draft's short name, or DRAFT@REV for one of its revisions")
     c.add_argument("--json", action="store_true", help="machine-readable, with each entry's status and tests")
     c.add_argument("--ambiguities", action="store_true", help="print the draft's recorded ambiguities instead")
     c.add_argument("--list", action="store_true", help="list the drafts that have a catalog")
+
+    rv = sub.add_parser("revisions", help="list the revisions of a draft the kit knows (DRAFT@REV names one)",
+                        description="Each revision of a draft the kit knows: its name (written after @, as in "
+                        "aiendpoint@01), the draft's id, its date and where its text came from, and whether the suite "
+                        "judges it yet. Without @, a draft means the newest revision the suite judges.")
+    rv.add_argument("draft", nargs="?", help="the draft's short name (default: every draft)")
+    rv.add_argument("--json", action="store_true", help="machine-readable")
+
+    df = sub.add_parser("diff", help="what one revision of a draft changes relative to another",
+                        description="Clauses added, removed and changed (with a word diff of the sentence and the "
+                        "level), sections renumbered, ambiguities the newer text opens or resolves, and the suite's "
+                        "tests each change touches. Markdown, or JSON with --json.")
+    df.add_argument("old", metavar="DRAFT@A", help="the older revision (aiendpoint@00)")
+    df.add_argument("new", metavar="DRAFT@B", help="the newer revision (aiendpoint@01)")
+    df.add_argument("--json", action="store_true", help="machine-readable")
+    df.add_argument("-o", "--output", default=None, metavar="FILE", help="write it to FILE (default: standard output)")
 
     t = sub.add_parser("targets", help="list target kinds and a draft's built-in variants")
     t.add_argument("draft", help="the draft's short name")
@@ -197,6 +214,33 @@ def _positive(kind):
 
     parse.__name__ = kind.__name__
     return parse
+
+
+def _revision_of(args: argparse.Namespace) -> int | None:
+    """``DRAFT@REV`` where a command names a draft: ``args.draft`` becomes the draft's short name
+    and ``args.revision`` the revision named (None without @). A command that judges (run, check,
+    targets) takes one revision the suite judges; the catalog's commands (clauses, ambiguities)
+    any one. Exit 2 with one line otherwise."""
+    from conformance import revisions
+
+    spec = args.draft
+    args.revision = None
+    if "@" not in spec:
+        return None
+    try:
+        short, chosen = revisions.parse(spec)
+    except catalog.CatalogError as exc:
+        _fail(str(exc))
+        return api.EXIT_USAGE
+    if len(chosen) != 1:
+        _fail(f"{spec}: one revision at a time here (several revisions in one run are not built yet)")
+        return api.EXIT_USAGE
+    if args.command in ("run", "check", "targets") and not chosen[0].judged:
+        _fail(f"{chosen[0].label} is catalogued (adck clauses {chosen[0].label}, adck diff) but the suite does not "
+              f"judge it yet; judge {revisions.judged(short).label}")
+        return api.EXIT_USAGE
+    args.draft, args.revision = short, chosen[0]
+    return None
 
 
 def _load(draft: str) -> catalog.Profile:
@@ -332,6 +376,8 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
             console.print(f"{short}\t{p.draft}\t{len(p.clauses)} clauses")
         return 0
     profile = _load(args.draft)
+    if args.revision is not None and args.revision.changes is not None:
+        return _print_revision_clauses(args.revision, args.ambiguities, args.json, console)
     if args.ambiguities:
         return _print_ambiguities(profile, args.json, console)
     coverage = profile.coverage()
@@ -380,7 +426,107 @@ def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console
 
 
 def _cmd_ambiguities(args: argparse.Namespace, console: Console) -> int:
+    if args.revision is not None and args.revision.changes is not None:
+        return _print_revision_clauses(args.revision, True, args.json, console)
     return _print_ambiguities(_load(args.draft), args.json, console)
+
+
+def _print_revision_clauses(revision, ambiguities: bool, as_json: bool, console: Console) -> int:
+    """A later revision's catalog (``adck clauses DRAFT@REV``) or its ambiguities: each clause
+    with its section in that revision, and whether the suite tests it yet."""
+    from conformance import revisions
+
+    cat = revisions.catalog_of(revision.short, revision.name)
+    profile = catalog.load(revision.short)
+    coverage = profile.coverage()
+    if ambiguities:
+        if as_json:
+            print(json.dumps({"draft": revision.draft, "short": revision.short, "revision": revision.name,
+                              "ambiguities": [{"id": a.id, "title": a.title, "sections": list(a.sections), "text": a.text,
+                                               "interpretation": a.interpretation, "clauses": list(a.clauses)}
+                                              for a in cat.ambiguities.values()]}, indent=2, ensure_ascii=False))
+            return 0
+        for a in cat.ambiguities.values():
+            console.print(f"[bold]{a.id}[/bold] {escape(a.title)} (§{', §'.join(a.sections)})\n  {escape(a.text)}\n"
+                          f"  [green]the kit's reading:[/green] {escape(a.interpretation)}\n"
+                          f"  [cyan]clauses judged by this reading:[/cyan] {', '.join(a.clauses) or 'none'}\n")
+        return 0
+
+    def status(cid: str) -> str:
+        if cid in coverage:
+            return coverage[cid].status
+        return "untestable" if cat.clauses[cid].untestable else f"new in {revision.name}: not tested yet"
+
+    if as_json:
+        print(json.dumps({"draft": revision.draft, "short": revision.short, "revision": revision.name,
+                          "judged": revision.judged, "clauses": [
+                              {"id": c.id, "section": c.section, "keyword": c.keyword, "level": c.level, "role": c.role,
+                               "text": c.text, "status": status(c.id), "untestable": c.untestable, "note": c.note,
+                               "replaces": cat.replaces.get(c.id)} for c in cat.clauses.values()],
+                          "removed": cat.removed}, indent=2, ensure_ascii=False))
+        return 0
+    table = Table(title=f"{revision.label}: {revision.draft}" + ("" if revision.judged else " (catalogued, not judged yet)"))
+    for col in ("id", "§", "key word", "role", "status", "requirement"):
+        table.add_column(col, overflow="fold")
+    for c in cat.clauses.values():
+        table.add_row(c.id, c.section, c.keyword, c.role, status(c.id), c.text)
+    console.print(table)
+    return 0
+
+
+def _cmd_revisions(args: argparse.Namespace, console: Console) -> int:
+    from conformance import revisions
+
+    drafts = [args.draft] if args.draft else catalog.available()
+    rows = []
+    for short in drafts:
+        _load(short)
+        rows += [(r, r == revisions.judged(short)) for r in revisions.revisions(short)]
+    if args.json:
+        print(json.dumps([{"draft": r.short, "revision": r.name, "label": r.label, "id": r.draft, "date": r.date,
+                           "source": r.source, "judged": r.judged, "default": default} for r, default in rows],
+                         indent=2, ensure_ascii=False))
+        return 0
+    for r, default in rows:
+        state = "judged, the default" if default else "judged" if r.judged else "catalogued, not judged yet"
+        console.print(f"{escape(r.label)}\t{escape(r.draft)}\t{r.date or 'undated'}\t{state}\n  source: {escape(r.source)}",
+                      soft_wrap=True)
+    return 0
+
+
+def _cmd_diff(args: argparse.Namespace, console: Console) -> int:
+    from conformance import revisions
+    from conformance.reports import render
+
+    picked = []
+    for spec in (args.old, args.new):
+        if "@" not in spec:
+            _fail(f"{spec}: name a revision, as DRAFT@REV (adck revisions lists them)")
+            return api.EXIT_USAGE
+        try:
+            short, chosen = revisions.parse(spec)
+        except catalog.CatalogError as exc:
+            _fail(str(exc))
+            return api.EXIT_USAGE
+        if len(chosen) != 1:
+            _fail(f"{spec}: name one revision on each side")
+            return api.EXIT_USAGE
+        picked.append((short, chosen[0]))
+    if picked[0][0] != picked[1][0]:
+        _fail(f"{args.old} and {args.new} are revisions of two drafts; diff compares two revisions of one")
+        return api.EXIT_USAGE
+    d = revisions.diff(picked[0][0], picked[0][1].name, picked[1][1].name)
+    text = json.dumps(revisions.to_json(d), indent=2, ensure_ascii=False) + "\n" if args.json else revisions.to_markdown(d)
+    if args.output:
+        try:
+            render.write_file(Path(args.output), text)
+        except OSError as exc:
+            _fail(f"-o {args.output}: cannot write it ({exc.strerror})")
+            return api.EXIT_USAGE
+        print(_line(f"written: {args.output}"))
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
@@ -567,7 +713,13 @@ def _main(argv: Sequence[str] | None) -> int:
         _interrupt_on_sigterm()
     # never wraps: a URL or the verdict stays one line in a pipe or a CI log; no emoji codes read
     console = Console(stderr=False, highlight=False, soft_wrap=True, emoji=False)
-    handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets,
+    args.revision = None
+    if getattr(args, "draft", None):
+        code = _revision_of(args)
+        if code is not None:
+            return code
+    handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets, "revisions": _cmd_revisions,
+               "diff": _cmd_diff,
                "ambiguities": _cmd_ambiguities, "check": _cmd_check, "compare": _cmd_compare, "baseline": _cmd_baseline, "completion": _cmd_completion}[args.command]
     try:
         return handler(args, console)

@@ -1,0 +1,346 @@
+"""A draft's revisions as data, and what one changes relative to another (issue #23).
+
+``profiles/<draft>/revisions.toml`` lists the revisions the kit knows, oldest first. The
+first is the draft's catalog (``clauses.toml``); each later one is the revision before it
+changed by ``changes`` (``revisions/<name>.toml``):
+
+* ``[sections]``: an unchanged sentence whose section number moved keeps its id;
+* ``[removed]``: a sentence the revision no longer holds (id -> what became of it);
+* ``[[clause]]``: a sentence that is new or changed, with a new id (``replaces`` names the
+  entry it is the changed form of), in the format of clauses.toml;
+* ``[[ambiguity]]`` opened and ``[resolved]`` (id -> how the text resolves it).
+
+No whole-catalog copy per revision: a clause whose sentence is unchanged is one entry, one id,
+in every revision. A draft without ``revisions.toml`` has one revision, its catalog's. Nothing
+here is particular to a draft: the next draft's revisions are data only.
+
+``DRAFT@REV`` names a revision (``aiendpoint@01``), ``DRAFT@A,B`` several, ``DRAFT@all``
+every one; :func:`parse` reads it. :func:`diff` says what changed between two revisions, in
+data first (:class:`Diff`), then Markdown (:func:`to_markdown`) and JSON (:func:`to_json`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+from conformance import catalog
+from conformance.catalog import Ambiguity, CatalogError, Clause
+from conformance.resources import profile_dir
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One revision of a draft: its name after ``@``, the draft's id, date, text and source."""
+
+    short: str
+    name: str
+    draft: str
+    date: str = ""
+    spec_file: str = ""
+    source: str = ""
+    #: The file of what it changes relative to the revision before it (None: the first).
+    changes: str | None = None
+    #: Whether ``adck run`` judges it yet (the suite knows its sentences): a revision whose
+    #: catalog is recorded before its tests are built is listed, diffed and shown, not run.
+    judged: bool = True
+
+    @property
+    def label(self) -> str:
+        """``aiendpoint@01``: how a report, a verdict and a badge name it."""
+        return f"{self.short}@{self.name}"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The clauses and ambiguities of one revision; ``sections`` holds each clause's section
+    in this revision (an unchanged sentence keeps its id where its section number moved)."""
+
+    revision: Revision
+    clauses: dict[str, Clause]
+    ambiguities: dict[str, Ambiguity]
+    #: Id -> what became of it, for each clause of earlier revisions this one no longer holds.
+    removed: dict[str, str] = field(default_factory=dict)
+    #: New id -> the id of the earlier clause whose sentence it is the changed form of.
+    replaces: dict[str, str] = field(default_factory=dict)
+    #: Ambiguity id -> how this revision's text resolves it.
+    resolved: dict[str, str] = field(default_factory=dict)
+
+
+def _implicit(short: str) -> Revision:
+    profile = catalog.load(short)
+    tail = profile.draft.rsplit("-", 1)[-1]
+    # draft-gaikwad-woa-00 -> "00"; aid-v1-2025-06-19 -> "v1"
+    name = tail if profile.draft.startswith("draft-") and tail.isdigit() else \
+        profile.draft.removeprefix(f"{short}-").split("-", 1)[0]
+    return Revision(short=short, name=name, draft=profile.draft, spec_file=profile.spec_file,
+                    source="the text the project received (../shared/specs/README.md)")
+
+
+@cache
+def revisions(short: str) -> tuple[Revision, ...]:
+    """Every revision of ``short`` the kit knows, oldest first."""
+    catalog.load(short)  # an unknown draft is the catalog's one-line error
+    path = profile_dir(short) / "revisions.toml"
+    if not path.is_file():
+        return (_implicit(short),)
+    raw = tomllib.loads(path.read_text("utf-8")).get("revision", [])
+    out = []
+    for n, entry in enumerate(raw):
+        if not entry.get("name") or not entry.get("draft"):
+            raise CatalogError(f"{path}: revision {n + 1} needs a name and a draft")
+        if n and not entry.get("changes"):
+            raise CatalogError(f"{path}: revision {entry['name']} is not the first: it needs `changes`")
+        out.append(Revision(short=short, name=str(entry["name"]), draft=entry["draft"], date=str(entry.get("date", "")),
+                            spec_file=entry.get("spec_file", ""), source=" ".join(str(entry.get("source", "")).split()),
+                            changes=entry.get("changes") if n else None, judged=bool(entry.get("judged", True))))
+    names = [r.name for r in out]
+    if not out or len(names) != len(set(names)):
+        raise CatalogError(f"{path}: revisions must be listed, each name once (got {names})")
+    return tuple(out)
+
+
+def judged(short: str) -> Revision:
+    """The revision ``adck run DRAFT`` judges without ``@``: the newest the suite judges."""
+    return [r for r in revisions(short) if r.judged][-1]
+
+
+def parse(spec: str) -> tuple[str, list[Revision]]:
+    """``DRAFT``, ``DRAFT@REV``, ``DRAFT@A,B`` or ``DRAFT@all`` -> (draft, revisions named);
+    a bare draft names the revision ``adck run`` judges (:func:`judged`). :class:`CatalogError`
+    (one line) for a revision the kit does not know, naming those it does."""
+    short, at, names = spec.partition("@")
+    known = revisions(short)
+    if not at:
+        return short, [judged(short)]
+    if names.strip() == "all":
+        return short, list(known)
+    by_name = {r.name: r for r in known}
+    chosen = []
+    for name in (n.strip().removeprefix("-") for n in names.split(",")):
+        if name not in by_name:
+            raise CatalogError(f"{short} has no revision {name!r}; the kit knows "
+                               f"{', '.join(r.name for r in known)} (adck revisions {short})")
+        if by_name[name] not in chosen:
+            chosen.append(by_name[name])
+    if not chosen:
+        raise CatalogError(f"{spec!r}: name a revision after @ ({', '.join(r.name for r in known)}, or all)")
+    return short, chosen
+
+
+@cache
+def catalog_of(short: str, name: str) -> Catalog:
+    """The clauses and ambiguities of revision ``name`` of ``short``."""
+    profile = catalog.load(short)
+    known = revisions(short)
+    index = next((i for i, r in enumerate(known) if r.name == name), None)
+    if index is None:
+        raise CatalogError(f"{short} has no revision {name!r}; the kit knows {', '.join(r.name for r in known)}")
+    revision = known[index]
+    if index == 0:
+        return Catalog(revision=revision, clauses=dict(profile.clauses),
+                       ambiguities={a.id: a for a in profile.ambiguities})
+    before = catalog_of(short, known[index - 1].name)
+    path = profile_dir(short) / str(revision.changes)
+    raw = tomllib.loads(path.read_text("utf-8"))
+    clauses = dict(before.clauses)
+    removed = dict(before.removed)
+    for cid, why in raw.get("removed", {}).items():
+        if cid not in clauses:
+            raise CatalogError(f"{path}: [removed] {cid} is not a clause of {known[index - 1].label}")
+        del clauses[cid]
+        removed[cid] = " ".join(str(why).split())
+    for cid, section in raw.get("sections", {}).items():
+        if cid not in clauses:
+            raise CatalogError(f"{path}: [sections] {cid} is not a clause of {revision.label}")
+        clauses[cid] = replace(clauses[cid], section=str(section))
+    replaces = dict(before.replaces)
+    meta = {"roles": profile.roles}
+    for n, entry in enumerate(raw.get("clause", []), 1):
+        where = f"{path} entry {n} ({entry.get('id', '?')})"
+        if entry.get("id") in clauses or entry.get("id") in removed:
+            raise CatalogError(f"{where}: the id is taken; a new or changed sentence gets a new id")
+        old = entry.pop("replaces", None)
+        if old is not None and old not in raw.get("removed", {}):
+            raise CatalogError(f"{where}: replaces {old}, which [removed] does not list")
+        clauses[entry["id"]] = catalog.clause_of(entry, where, meta["roles"])
+        if old:
+            replaces[entry["id"]] = old
+    ambiguities = dict(before.ambiguities)
+    resolved = {aid: " ".join(str(how).split()) for aid, how in raw.get("resolved", {}).items()}
+    for aid in resolved:
+        if aid not in ambiguities:
+            raise CatalogError(f"{path}: [resolved] {aid} is not an ambiguity of {known[index - 1].label}")
+        del ambiguities[aid]
+    for a in raw.get("ambiguity", []):
+        if a["id"] in ambiguities or a["id"] in before.resolved:
+            raise CatalogError(f"{path}: ambiguity {a['id']} is taken")
+        ambiguities[a["id"]] = Ambiguity(id=a["id"], title=a["title"], sections=tuple(a.get("sections", ())),
+                                         clauses=tuple(a.get("clauses", ())), text=" ".join(a["text"].split()),
+                                         interpretation=" ".join(a["interpretation"].split()))
+    return Catalog(revision=revision, clauses=clauses, ambiguities=ambiguities, removed=removed,
+                   replaces=replaces, resolved=resolved)
+
+
+def draft_text(raw: str) -> str:
+    """A revision's text as its catalog quotes it: xml2rfc's page furniture (the ``[Page N]``
+    footer, the form feed and the running header after it) dropped, white space folded."""
+    lines = raw.split("\n")  # not splitlines(): it takes the form feed for a line break
+    kept = []
+    for i, line in enumerate(lines):
+        if "\f" in line or re.search(r"\[Page \d+\]\s*$", line):
+            continue
+        if i and "\f" in lines[i - 1]:  # the running header after a page break
+            continue
+        kept.append(line)
+    return catalog.normalize_text("\n".join(kept))
+
+
+# ------------------------------------------------------------------ what changed
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A sentence of ``a`` whose changed form is in ``b``: both clauses and the word diff."""
+
+    old: Clause
+    new: Clause
+    words: str
+
+    @property
+    def keyword_changed(self) -> bool:
+        return self.old.keyword != self.new.keyword
+
+    @property
+    def level_changed(self) -> bool:
+        return self.old.level != self.new.level
+
+
+@dataclass(frozen=True)
+class Diff:
+    a: Revision
+    b: Revision
+    added: list[Clause]
+    removed: list[tuple[Clause, str]]
+    changed: list[Changed]
+    moved: list[tuple[Clause, str, str]]
+    opened: list[Ambiguity]
+    resolved: list[tuple[Ambiguity, str]]
+    #: Clause id -> the suite's tests bound to it, for every clause the diff names.
+    tests: dict[str, tuple[str, ...]]
+
+
+def word_diff(old: str, new: str) -> str:
+    """``old`` -> ``new`` word by word: ``[-removed-]`` and ``{+added+}``, as git's word diff."""
+    a, b = old.split(), new.split()
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out += a[i1:i2]
+            continue
+        if i2 > i1:
+            out.append("[-" + " ".join(a[i1:i2]) + "-]")
+        if j2 > j1:
+            out.append("{+" + " ".join(b[j1:j2]) + "+}")
+    return " ".join(out)
+
+
+def diff(short: str, a: str, b: str) -> Diff:
+    """What revision ``b`` of ``short`` changes relative to revision ``a``."""
+    ca, cb = catalog_of(short, a), catalog_of(short, b)
+    gone = [cid for cid in ca.clauses if cid not in cb.clauses]
+    # the clauses of b that replace one of a (through any revisions between them)
+    replaced_by: dict[str, str] = {}
+    for new, old in cb.replaces.items():
+        while old not in ca.clauses and old in cb.replaces:  # a chain across revisions
+            old = cb.replaces[old]
+        if old in ca.clauses and new not in ca.clauses:
+            replaced_by[old] = new
+    changed = [Changed(ca.clauses[old], cb.clauses[new], word_diff(ca.clauses[old].text, cb.clauses[new].text))
+               for old, new in replaced_by.items()]
+    removed = [(ca.clauses[cid], cb.removed.get(cid, "")) for cid in gone if cid not in replaced_by]
+    added = [c for cid, c in cb.clauses.items() if cid not in ca.clauses and cid not in replaced_by.values()]
+    moved = [(cb.clauses[cid], ca.clauses[cid].section, cb.clauses[cid].section) for cid in cb.clauses
+             if cid in ca.clauses and ca.clauses[cid].section != cb.clauses[cid].section]
+    opened = [amb for aid, amb in cb.ambiguities.items() if aid not in ca.ambiguities]
+    resolved = [(ca.ambiguities[aid], cb.resolved.get(aid, "")) for aid in ca.ambiguities if aid not in cb.ambiguities]
+    bound = catalog.suite_bindings(catalog.load(short).suite)
+    named = {c.id for c in added} | {c.id for c, _ in removed} | {x.old.id for x in changed} | {x.new.id for x in changed}
+    return Diff(a=ca.revision, b=cb.revision, added=added, removed=removed, changed=changed, moved=moved,
+                opened=opened, resolved=resolved, tests={cid: tuple(bound.get(cid, ())) for cid in sorted(named)})
+
+
+def to_json(d: Diff) -> dict:
+    def clause(c: Clause) -> dict:
+        return {"id": c.id, "section": c.section, "keyword": c.keyword, "level": c.level, "role": c.role,
+                "text": c.text}
+
+    return {
+        "draft": d.a.short, "from": {"revision": d.a.name, "draft": d.a.draft, "date": d.a.date},
+        "to": {"revision": d.b.name, "draft": d.b.draft, "date": d.b.date},
+        "added": [clause(c) for c in d.added],
+        "removed": [dict(clause(c), why=why) for c, why in d.removed],
+        "changed": [{"from": clause(x.old), "to": clause(x.new), "words": x.words,
+                     "keyword_changed": x.keyword_changed, "level_changed": x.level_changed} for x in d.changed],
+        "renumbered": [{"id": c.id, "from": old, "to": new} for c, old, new in d.moved],
+        "ambiguities_opened": [{"id": a.id, "title": a.title, "clauses": list(a.clauses)} for a in d.opened],
+        "ambiguities_resolved": [{"id": a.id, "title": a.title, "how": how} for a, how in d.resolved],
+        "tests": {cid: list(t) for cid, t in d.tests.items()},
+    }
+
+
+def _code(text: str) -> str:
+    """Text in a Markdown code span that it cannot close (its longest backtick run, plus one)."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def to_markdown(d: Diff) -> str:
+    """The diff a person reads: counts first, then each kind of change, every sentence quoted."""
+
+    def tests(cid: str) -> str:
+        bound = d.tests.get(cid, ())
+        return ", ".join(f"`{t}`" for t in bound) if bound else "no test yet"
+
+    lines = [f"# {d.a.short}: -{d.a.name} to -{d.b.name}", "",
+             f"`adck diff {d.a.label} {d.b.label}`: what {d.b.draft} ({d.b.date or 'undated'}) changes relative "
+             f"to {d.a.draft} ({d.a.date or 'undated'}), from the kit's catalogs "
+             f"(`profiles/{d.a.short}/`). A sentence that is the same, word for word, keeps its id.", "",
+             f"| added | removed | changed | renumbered | ambiguities opened | ambiguities resolved |",
+             "|---|---|---|---|---|---|",
+             f"| {len(d.added)} | {len(d.removed)} | {len(d.changed)} | {len(d.moved)} | {len(d.opened)} | "
+             f"{len(d.resolved)} |"]
+    if d.changed:
+        lines += ["", "## Changed sentences", "",
+                  "Each with its word diff (`[-removed-]`, `{+added+}`); the id changes, since a published "
+                  "clause's sentence never does."]
+        for x in d.changed:
+            level = (f" **level {x.old.level} -> {x.new.level}** ({x.old.keyword} -> {x.new.keyword})"
+                     if x.level_changed else f" (key word {x.old.keyword} -> {x.new.keyword})" if x.keyword_changed
+                     else f" ({x.new.keyword})")
+            lines += ["", f"### {x.old.id} (§{x.old.section}) -> {x.new.id} (§{x.new.section}){level}", "",
+                      f"- words: {_code(x.words)}", f"- tests of {x.old.id}: {tests(x.old.id)}",
+                      f"- tests of {x.new.id}: {tests(x.new.id)}"]
+    if d.added:
+        lines += ["", "## Added", ""]
+        lines += [f"- **{c.id}** (§{c.section}, {c.keyword}, {c.role}): {_code(c.text)}; tests: {tests(c.id)}"
+                  for c in d.added]
+    if d.removed:
+        lines += ["", "## Removed", ""]
+        lines += [f"- **{c.id}** (§{c.section}, {c.keyword}, {c.role}): {_code(c.text)}; {why}; tests: {tests(c.id)}"
+                  for c, why in d.removed]
+    if d.moved:
+        lines += ["", "## Renumbered (the sentence unchanged, the id kept)", "",
+                  "| id | key word | section in -" + d.a.name + " | section in -" + d.b.name + " |", "|---|---|---|---|"]
+        lines += [f"| {c.id} | {c.keyword} | {old} | {new} |" for c, old, new in d.moved]
+    if d.opened:
+        lines += ["", "## Ambiguities the new text opens", ""]
+        lines += [f"- **{a.id}** {a.title} ({', '.join(a.clauses)})" for a in d.opened]
+    if d.resolved:
+        lines += ["", "## Ambiguities the new text resolves", ""]
+        lines += [f"- **{a.id}** {a.title}: {how}" for a, how in d.resolved]
+    return "\n".join(lines) + "\n"

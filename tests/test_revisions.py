@@ -1,0 +1,122 @@
+"""Draft revisions as data (issue #23): ``DRAFT@REV``, each revision's catalog, ``adck revisions``
+and ``adck diff``; the mechanism is the same for every draft (``conformance/revisions.py``).
+
+* every sentence a revision's catalog quotes is in that revision's text, and every key word of
+  the text is quoted by some entry of its catalog (as ``tests/test_catalog.py`` asks of the
+  first revision), so a later revision's catalog is complete and exact;
+* an unchanged sentence keeps its id in every revision; a changed one gets a new id and names
+  the one it replaces; a removed one is listed with what became of it;
+* ``docs/revisions/aiendpoint-00-01.md`` is what ``adck diff aiendpoint@00 aiendpoint@01``
+  writes (regenerate it with that command and ``-o``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance import catalog, cli, revisions
+from conformance.catalog import CatalogError
+from tests.test_catalog import uncovered_keywords
+
+ROOT = Path(__file__).resolve().parents[1]
+LATER = [(d, r.name) for d in catalog.available() for r in revisions.revisions(d)[1:]]
+
+
+@pytest.mark.parametrize("draft, name", LATER)
+def test_a_later_revisions_catalog_is_exact_and_complete(draft: str, name: str, specs_dir: Path) -> None:
+    revision = next(r for r in revisions.revisions(draft) if r.name == name)
+    text = revisions.draft_text((specs_dir / revision.spec_file).read_text("utf-8"))
+    cat = revisions.catalog_of(draft, name)
+    missing = [c.id for c in cat.clauses.values() if c.text not in text]
+    assert not missing, f"quotes of {revision.label} not in {revision.spec_file}: {missing}"
+    uncovered = uncovered_keywords(text, [c.text for c in cat.clauses.values()])
+    assert not uncovered, f"key words of {revision.label} no entry quotes:\n" + "\n".join(uncovered)
+
+
+@pytest.mark.parametrize("draft, name", LATER)
+def test_ids_are_kept_replaced_or_removed_never_reused(draft: str, name: str) -> None:
+    first = revisions.catalog_of(draft, revisions.revisions(draft)[0].name)
+    cat = revisions.catalog_of(draft, name)
+    for cid, clause in cat.clauses.items():
+        if cid in first.clauses:  # an unchanged sentence: the same id, the same words
+            assert clause.text == first.clauses[cid].text and clause.keyword == first.clauses[cid].keyword
+    assert set(first.clauses) <= set(cat.clauses) | set(cat.removed)
+    assert not set(cat.removed) & set(cat.clauses)
+    assert set(cat.replaces.values()) <= set(cat.removed)
+    published = {line.split()[0] for line in (ROOT / "profiles" / draft / "published-ids.txt").read_text().splitlines()
+                 if line.strip() and not line.startswith("#")}
+    new = set(cat.clauses) - set(first.clauses)
+    assert not new & published, f"a new sentence of {draft}@{name} reuses a published id: {sorted(new & published)}"
+
+
+def test_aiendpoint_01_changes_what_its_text_changes() -> None:
+    """Spot checks against the two texts (read by hand): the /ai alias becomes NOT RECOMMENDED, a
+    served alias MUST be identical, agents MUST NOT use a response from another path, the 404
+    fallback to /ai is withdrawn, and sections 6-9 are renumbered 7-10."""
+    d = revisions.diff("aiendpoint", "00", "01")
+    added = {c.id: c.keyword for c in d.added}
+    assert added == {"AIE-2.1-06": "NOT RECOMMENDED", "AIE-4.1-07": "SHOULD NOT", "AIE-6-02": "MUST"}
+    changed = {x.old.id: (x.new.id, x.new.keyword) for x in d.changed}
+    assert changed == {"AIE-2.1-02": ("AIE-2.1-07", "MAY"), "AIE-2.1-03": ("AIE-2.1-08", "MUST"),
+                       "AIE-2.1-04": ("AIE-2.1-09", "MUST NOT"), "AIE-4.1-03": ("AIE-4.1-06", "SHOULD")}
+    assert [c.id for c, _ in d.removed] == ["AIE-4.1-04"]
+    assert {(old, new) for _, old, new in d.moved} == {(f"6{s}", f"7{s}") for s in ("", ".1", ".2", ".3", ".4", ".5")}
+    assert {x.old.id for x in d.changed if x.level_changed} == {"AIE-4.1-03"}  # MAY -> SHOULD
+    assert "AIE-2.1-03" in d.tests and d.tests["AIE-2.1-03"], "the tests a change touches are named"
+
+
+def test_the_diff_document_is_what_adck_diff_writes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "d.md"
+    assert cli.main(["diff", "aiendpoint@00", "aiendpoint@01", "-o", str(out)]) == 0
+    assert out.read_text("utf-8") == (ROOT / "docs/revisions/aiendpoint-00-01.md").read_text("utf-8"), \
+        "docs/revisions/aiendpoint-00-01.md is stale: adck diff aiendpoint@00 aiendpoint@01 -o it"
+    assert cli.main(["diff", "aiendpoint@00", "aiendpoint@01", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out.split("\n", 1)[1])  # after the "written:" line
+    assert data["from"]["revision"] == "00" and data["to"]["revision"] == "01" and len(data["changed"]) == 4
+
+
+@pytest.mark.parametrize("spec, expected", [("aiendpoint", ["00"]), ("aiendpoint@00", ["00"]),
+                                            ("aiendpoint@01", ["01"]), ("aiendpoint@-01", ["01"]),
+                                            ("aiendpoint@00,01", ["00", "01"]), ("aiendpoint@all", ["00", "01"]),
+                                            ("woa", ["00"]), ("aid@v1", ["v1"])])
+def test_draft_at_revision(spec: str, expected: list[str]) -> None:
+    assert [r.name for r in revisions.parse(spec)[1]] == expected
+
+
+@pytest.mark.parametrize("spec", ["aiendpoint@02", "aiendpoint@", "woa@01", "nosuch@00"])
+def test_an_unknown_revision_is_one_line_naming_the_known(spec: str) -> None:
+    with pytest.raises(CatalogError) as caught:
+        revisions.parse(spec)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("argv", [["run", "aiendpoint@01", "--target", "builtin"],
+                                  ["run", "aiendpoint@00,01", "--target", "builtin"],
+                                  ["run", "aiendpoint@09", "--target", "builtin"],
+                                  ["diff", "aiendpoint@00", "woa@00"], ["diff", "aiendpoint", "aiendpoint@01"]])
+def test_what_is_not_built_is_refused_in_one_line(argv: list[str], capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_revisions_and_clauses_name_the_revision(capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["revisions", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["label"] for r in rows if r["default"]} == {f"{d}@{revisions.judged(d).name}" for d in catalog.available()}
+    assert cli.main(["clauses", "aiendpoint@01", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["revision"] == "01" and not data["judged"]
+    by_id = {c["id"]: c for c in data["clauses"]}
+    assert by_id["AIE-6.4-03"]["section"] == "7.4" and "AIE-2.1-02" not in by_id
+    assert by_id["AIE-2.1-07"]["replaces"] == "AIE-2.1-02" and "not tested yet" in by_id["AIE-2.1-07"]["status"]
+
+
+def test_the_mechanism_knows_no_draft() -> None:
+    """The next draft's revisions are data only: nothing in the mechanism names a draft."""
+    source = (ROOT / "conformance" / "revisions.py").read_text("utf-8")
+    for draft in catalog.available():
+        assert f'"{draft}"' not in source and f"'{draft}'" not in source
