@@ -411,14 +411,16 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console) -> int:
+def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console, items=None, **meta) -> int:
+    """The draft's ambiguities (``items``: a revision's, with ``meta`` naming it in the JSON)."""
+    items = profile.ambiguities if items is None else items
     if as_json:
-        print(json.dumps({"draft": profile.draft, "short": profile.short, "ambiguities": [
+        print(json.dumps({"draft": meta.pop("draft", profile.draft), "short": profile.short, **meta, "ambiguities": [
             {"id": a.id, "title": a.title, "sections": list(a.sections), "text": a.text,
-             "interpretation": a.interpretation, "clauses": list(a.clauses)} for a in profile.ambiguities]},
+             "interpretation": a.interpretation, "clauses": list(a.clauses)} for a in items]},
             indent=2, ensure_ascii=False))
         return 0
-    for a in profile.ambiguities:
+    for a in items:
         console.print(f"[bold]{a.id}[/bold] {escape(a.title)} (§{', §'.join(a.sections)})\n  {escape(a.text)}\n"
                       f"  [green]the kit's reading:[/green] {escape(a.interpretation)}\n"
                       f"  [cyan]clauses judged by this reading:[/cyan] {', '.join(a.clauses) or 'none'}\n")
@@ -440,17 +442,8 @@ def _print_revision_clauses(revision, ambiguities: bool, as_json: bool, console:
     profile = catalog.load(revision.short)
     coverage = profile.coverage()
     if ambiguities:
-        if as_json:
-            print(json.dumps({"draft": revision.draft, "short": revision.short, "revision": revision.name,
-                              "ambiguities": [{"id": a.id, "title": a.title, "sections": list(a.sections), "text": a.text,
-                                               "interpretation": a.interpretation, "clauses": list(a.clauses)}
-                                              for a in cat.ambiguities.values()]}, indent=2, ensure_ascii=False))
-            return 0
-        for a in cat.ambiguities.values():
-            console.print(f"[bold]{a.id}[/bold] {escape(a.title)} (§{', §'.join(a.sections)})\n  {escape(a.text)}\n"
-                          f"  [green]the kit's reading:[/green] {escape(a.interpretation)}\n"
-                          f"  [cyan]clauses judged by this reading:[/cyan] {', '.join(a.clauses) or 'none'}\n")
-        return 0
+        return _print_ambiguities(profile, as_json, console, list(cat.ambiguities.values()), draft=revision.draft,
+                                  revision=revision.name)
 
     def status(cid: str) -> str:
         if cid in coverage:
