@@ -81,8 +81,9 @@ def looks_like_token(text: str) -> bool:
     return bool(TOKEN_SHAPES.search(text))
 
 
-#: ``scheme://user:password@`` anywhere in a text (also a URL inside another URL's path).
-USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://)[^/\s@?#]*@")
+#: ``scheme://user:password@`` anywhere in a text (also a URL inside another URL's path, or glued
+#: to the text before it, as in ``…token0123https://u:p@host``: no word boundary is asked for).
+USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/\s@?#]*@")
 
 
 #: ``password=hunter2``, ``API_KEY="x"``: an assignment to a name that holds a secret, in free text

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from rich.console import Console
@@ -70,6 +70,8 @@ payloads = st.lists(st.one_of(st.sampled_from(HOSTILE + SECRETS), st.text(max_si
 @settings(max_examples=40, deadline=None, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(payload=payloads, number=st.sampled_from([1.5, float("inf"), float("-inf"), float("nan")]))
+# found by a run of the README's test command: a URL glued to a token kept its userinfo
+@example(payload="ghp_abcdefghijklmnopqrstuvwxyz0123456789https://u:p@evil.test/?api_key=s3cret", number=1.5)
 def test_every_format_stays_well_formed_and_inert(base_report, tmp_path: Path, payload: str, number: float) -> None:
     out = rendered(hostile(base_report, payload, number), tmp_path)
     json.loads(out["report.json"], parse_constant=lambda c: pytest.fail(f"report.json holds {c}"))
