@@ -83,7 +83,10 @@ def looks_like_token(text: str) -> bool:
 
 #: ``scheme://user:password@`` anywhere in a text (also a URL inside another URL's path, or glued
 #: to the text before it, as in ``…token0123https://u:p@host``: no word boundary is asked for).
-USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.\-]*://)[^/\s@?#]*@")
+#: The scheme is at most 32 characters: tried at every position of a long word, an unbounded
+#: ``[a-z0-9+.-]*`` would take time quadratic in the word's length (a target's 50,000-letter
+#: value held a run past its deadline).
+USERINFO = re.compile(r"(?i)([a-z][a-z0-9+.\-]{0,31}://)[^/\s@?#]*@")
 
 
 #: ``password=hunter2``, ``API_KEY="x"``: an assignment to a name that holds a secret, in free text

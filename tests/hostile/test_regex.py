@@ -129,3 +129,21 @@ def test_a_lookahead_in_a_hosts_inputs_is_reported_not_checked() -> None:
     said = [r for r in report.results if "only in linear time: not checked" in (r.message or "")]
     assert said, [(r.clause, r.outcome, r.message) for r in report.results if r.role == "host"]
     assert all(r.outcome in ("untestable", "pass") for r in said)
+
+
+# ------------------------------------------------------------------ the kit's own patterns
+
+
+@pytest.mark.parametrize("text", ["a" * 200_000 + "!", "a" * 200_000 + "://" + "b" * 50_000,
+                                  ("https://" + "a" * 100) * 500, "password" * 6_000, "ghp_" + "A" * 50_000,
+                                  "x" * 25_000 + " " + "y" * 25_000 + "@"])
+def test_the_kits_redaction_is_linear_on_long_words(text: str) -> None:
+    """Every string of a report goes through :func:`conformance.redact.text`, a target's
+    50,000-letter value included: its patterns are tried at every position of a word, so none
+    may take time quadratic in a word's length: at 200,000 letters a quadratic pattern takes
+    minutes, a linear one a fraction of a second (hang detector, not a speed claim)."""
+    from conformance import redact
+
+    ends(redact.text, text, within=60)
+    ends(redact.url, "https://" + text, within=60)
+    assert redact.text("abc0123https://u:p@evil.test/") == "abc0123https://evil.test/"
