@@ -221,26 +221,36 @@ def _revision_of(args: argparse.Namespace) -> int | None:
     and ``args.revision`` the revision named (None without @). A command that judges (run, check,
     targets) takes one revision the suite judges; the catalog's commands (clauses, ambiguities)
     any one. Exit 2 with one line otherwise."""
+    args.revision = None
+    if "@" not in args.draft:
+        return None
+    found = _one_revision(args.draft, judging=args.command in ("run", "check", "targets"),
+                          several="one revision at a time here (several revisions in one run are not built yet)")
+    if found is None:
+        return api.EXIT_USAGE
+    args.draft, args.revision = found
+    return None
+
+
+def _one_revision(spec: str, judging: bool, several: str):
+    """(draft, revision) that ``spec`` (``DRAFT@REV``) names, or None after one error line: a
+    revision the kit does not know, several (``several`` says why not), or, when ``judging``,
+    one the suite does not judge yet."""
     from conformance import revisions
 
-    spec = args.draft
-    args.revision = None
-    if "@" not in spec:
-        return None
     try:
         short, chosen = revisions.parse(spec)
     except catalog.CatalogError as exc:
         _fail(str(exc))
-        return api.EXIT_USAGE
+        return None
     if len(chosen) != 1:
-        _fail(f"{spec}: one revision at a time here (several revisions in one run are not built yet)")
-        return api.EXIT_USAGE
-    if args.command in ("run", "check", "targets") and not chosen[0].judged:
+        _fail(f"{spec}: {several}")
+        return None
+    if judging and not chosen[0].judged:
         _fail(f"{chosen[0].label} is catalogued (adck clauses {chosen[0].label}, adck diff) but the suite does not "
               f"judge it yet; judge {revisions.judged(short).label}")
-        return api.EXIT_USAGE
-    args.draft, args.revision = short, chosen[0]
-    return None
+        return None
+    return short, chosen[0]
 
 
 def _load(draft: str) -> catalog.Profile:
@@ -335,8 +345,6 @@ def _print_baseline(report, console: Console) -> None:
 
 
 def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
-    from pathlib import Path
-
     from conformance.reports import baseline, inputs
 
     label = f"--from {args.source}"
@@ -496,15 +504,10 @@ def _cmd_diff(args: argparse.Namespace, console: Console) -> int:
         if "@" not in spec:
             _fail(f"{spec}: name a revision, as DRAFT@REV (adck revisions lists them)")
             return api.EXIT_USAGE
-        try:
-            short, chosen = revisions.parse(spec)
-        except catalog.CatalogError as exc:
-            _fail(str(exc))
+        found = _one_revision(spec, judging=False, several="name one revision on each side")
+        if found is None:
             return api.EXIT_USAGE
-        if len(chosen) != 1:
-            _fail(f"{spec}: name one revision on each side")
-            return api.EXIT_USAGE
-        picked.append((short, chosen[0]))
+        picked.append(found)
     if picked[0][0] != picked[1][0]:
         _fail(f"{args.old} and {args.new} are revisions of two drafts; diff compares two revisions of one")
         return api.EXIT_USAGE
@@ -647,8 +650,6 @@ def _cmd_check(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace, console: Console) -> int:
-    from pathlib import Path
-
     from conformance import preflight
     from conformance.reports import compare
 

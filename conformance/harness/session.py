@@ -5,7 +5,7 @@ resolver (``conformance/<draft>/reference_client.py``), its broken variants
 (``conformance/<draft>/variants/``) and the adapter that exposes any of them over the harness
 protocol (``conformance/<draft>/adapter.py``), in-process (``python:``) or as a subprocess
 (``cmd:``). What those adapters share is here: :func:`session_handler` (hello, one client per
-session, run steps, stop), :func:`variant_main` (``python -m <adapter> [--variant NAME]``) and
+session, run steps, stop), :func:`variant_main` (``python -m <adapter> [--variant NAME]``),
 :func:`http_config_of` (the network a harness request describes) and :func:`collect_variants`
 (a ``variants`` package's broken clients, merged).
 """

@@ -78,7 +78,7 @@ class Totals:
 
 
 #: A JSON string (its escapes included): what :func:`count_values` skips. Possessive, so a
-#: 32 MiB string is one step of the matcher, not 32 million saved states.
+#: string of millions of characters is one step of the matcher, not millions of saved states.
 _STRING = re.compile(rb'"(?:[^"\\]++|\\.)*+"', re.S)
 _STRUCTURE = (b",", b":", b"[", b"{")
 

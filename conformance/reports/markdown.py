@@ -6,7 +6,7 @@ import re
 
 from conformance.reports.model import Report, evidence_line
 from conformance.reports import quotes
-from conformance.reports.verdict import cut, draft_level_line, headline, readings
+from conformance.reports.verdict import cut, draft_level_line, headline, readings, unverified_because
 
 _ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
 
@@ -71,10 +71,8 @@ def to_markdown(report: Report, every_clause: bool = True) -> str:
         c = s.counts[lvl]
         lines.append(f"| {lvl} | {c['pass']} | {c['fail']} | {c['error']} | {c['untestable']} | {c['not-applicable']} |")
     if s.must_unverified:
-        spent = any(r.untestable_reason == "budget" for r in report.results if r.clause in s.must_unverified)
-        lines += ["", f"**Not verified:** {len(s.must_unverified)} MUST clause(s) could not be checked because a "
-                  f"prerequisite failed{' or the request budget ran out' if spent else ''}: "
-                  f"{', '.join(s.must_unverified)}. They do not count as passed."]
+        lines += ["", f"**Not verified:** {len(s.must_unverified)} MUST clause(s) could not be checked because "
+                  f"{unverified_because(report)}: {', '.join(s.must_unverified)}. They do not count as passed."]
     failing = [r for r in report.results if r.outcome in ("fail", "error")]
     if failing:
         lines += ["", "## Failures", ""]

@@ -203,6 +203,20 @@ def combine(clause: Clause, outcomes: list[TestOutcome], replay: str | None,
     )
 
 
+#: Untestable reasons that are the kit's own refusals, each with the partial-run reason that
+#: names its clauses (``n``: "3 clauses", ``ids``: the first five): never failed, never passed.
+KIT_REFUSALS = {
+    "credentials": ("{n} could not be checked without credentials ({ids}): the service answered 401 or 403 to "
+                    "requests sent without any; give them with -H or --header-env"),
+    "undeclared": ("{n} saw a choice the draft leaves to the target, not declared for this run ({ids}): state it "
+                   "with --declare (adck targets lists them)"),
+    "rate-limited": ("{n} could not be judged: the target answered 429 Too Many Requests to the kit ({ids}): run "
+                     "again later, or fewer clauses with --clause"),
+    "budget": ("the run's request budget (--invoke-budget, --request-budget) stopped it: {n} left untestable "
+               "({ids}): raise the budget to judge them"),
+}
+
+
 def untestable_reason(message: str) -> str:
     """Why a clause the run could not check is untestable, from its message: ``narrowed`` (the
     run's world cannot show it), ``credentials`` (the service wanted credentials the run did
@@ -437,28 +451,13 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
     if narrowed:
         reasons.append(f"{', '.join(narrowed)} not checkable in the world this run chose (see each one's message)")
         results = [r for r in results if r.clause not in narrowed]
-    # what a service would show only to the credentials the run did not have: unchecked, never failed
-    locked = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "credentials"]
-    if locked:
-        reasons.append(f"{len(locked)} clause{'s' if len(locked) != 1 else ''} could not be checked without "
-                       f"credentials ({', '.join(locked[:5])}{', …' if len(locked) > 5 else ''}): the service "
-                       "answered 401 or 403 to requests sent without any; give them with -H or --header-env")
-    # what the draft allows only under a choice the run did not declare: unchecked, never failed
-    undeclared = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "undeclared"]
-    if undeclared:
-        reasons.append(f"{len(undeclared)} clause{'s' if len(undeclared) != 1 else ''} saw a choice the draft leaves to "
-                       f"the target, not declared for this run ({', '.join(undeclared[:5])}"
-                       f"{', …' if len(undeclared) > 5 else ''}): state it with --declare (adck targets lists them)")
-    limited = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "rate-limited"]
-    if limited:
-        reasons.append(f"{len(limited)} clause{'s' if len(limited) != 1 else ''} could not be judged: the target "
-                       f"answered 429 Too Many Requests to the kit ({', '.join(limited[:5])}"
-                       f"{', …' if len(limited) > 5 else ''}): run again later, or fewer clauses with --clause")
-    spent = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == "budget"]
-    if spent:
-        reasons.append(f"the run's request budget (--invoke-budget, --request-budget) stopped it: {len(spent)} "
-                       f"clause{'s' if len(spent) != 1 else ''} left untestable ({', '.join(spent[:5])}"
-                       f"{', …' if len(spent) > 5 else ''}): raise the budget to judge them")
+    # the kit's own refusals (credentials it did not have, a choice not declared, a 429 it caused,
+    # its budget spent): unchecked, never failed, each kind named once with its clauses
+    for reason, sentence in KIT_REFUSALS.items():
+        ids = [r.clause for r in results if r.outcome == "untestable" and r.untestable_reason == reason]
+        if ids:
+            reasons.append(sentence.format(n=f"{len(ids)} clause{'s' if len(ids) != 1 else ''}",
+                                           ids=", ".join(ids[:5]) + (", …" if len(ids) > 5 else "")))
     if partial and not reasons:
         reasons.append("the run was narrowed")
     if not completed:
@@ -482,7 +481,7 @@ def summarize(results: list[ClauseResult], partial: bool = False, completed: boo
         # no MUST failed, yet some could not be checked (the kit's limits, an error of the kit):
         # no verdict either way, and never a pass
         unchecked = [r.clause for r in results if r.level == "MUST" and not r.counts_as_met()
-                     and r.untestable_reason not in ("credentials", "undeclared", "rate-limited", "budget")]  # said above
+                     and r.untestable_reason not in KIT_REFUSALS]  # said above
         if unchecked:
             reasons.append(f"{len(unchecked)} MUST clause{'s' if len(unchecked) != 1 else ''} could not be "
                            f"checked and none failed ({', '.join(unchecked[:5])}{', …' if len(unchecked) > 5 else ''})")

@@ -23,7 +23,7 @@ from rich.text import Text
 from conformance.reports.model import Report, evidence_line
 from conformance.reports import quotes
 from conformance.reports.safe import text as safe
-from conformance.reports.verdict import cut, declared, draft_level_line, headline, plural, readings, traffic
+from conformance.reports.verdict import cut, declared, draft_level_line, headline, plural, readings, traffic, unverified_because
 
 _OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
                   "untestable": "yellow", "not-applicable": "dim"}
@@ -65,9 +65,7 @@ def notes(report: Report) -> list[str]:
                    "not a verdict of conformance")
     if s.must_unverified:
         n = len(s.must_unverified)
-        why = "a prerequisite failed" + (" or the run's request budget ran out" if any(
-            r.untestable_reason == "budget" for r in report.results if r.clause in s.must_unverified) else "")
-        out.append(f"{plural(n, 'MUST clause')} could not be checked because {why}; "
+        out.append(f"{plural(n, 'MUST clause')} could not be checked because {unverified_because(report)}; "
                    f"{'it does' if n == 1 else 'they do'} not count as passed (the report names each one's prerequisite)")
     return out
 

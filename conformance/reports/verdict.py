@@ -88,6 +88,13 @@ def declared(report: Report) -> str:
     return f"declared: {', '.join(found)}" if found else ""
 
 
+def unverified_because(report: Report) -> str:
+    """Why the run's unverified MUST clauses were not checked, as every rendering says it: a
+    prerequisite failed, or also the run's request budget ran out before some of them."""
+    spent = any(r.untestable_reason == "budget" for r in report.results if r.clause in report.summary.must_unverified)
+    return "a prerequisite failed" + (" or the run's request budget ran out" if spent else "")
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``1 request``, ``2 requests``; ``many`` for irregular plurals (``0 DNS queries``)."""
     return f"{count} {noun if count == 1 else many or noun + 's'}"

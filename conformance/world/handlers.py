@@ -11,6 +11,7 @@ target serves) can only pick one of these, never name code to run.
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import TYPE_CHECKING, Callable
 
 from werkzeug import Request, Response
@@ -18,15 +19,18 @@ from werkzeug import Request, Response
 if TYPE_CHECKING:
     from conformance.world.site import Route, Site
 
+@cache
 def handlers() -> dict[str, str]:
     """Handler name -> "module:function", every draft's (``[world.handlers]`` of its profile);
-    the function takes (site, route, request) and returns a Werkzeug response."""
+    the function takes (site, route, request) and returns a Werkzeug response. Read once: every
+    dynamic request of the mock world looks its handler up here."""
     from conformance import catalog
 
     out: dict[str, str] = {}
     for draft in catalog.available():
         out.update(catalog.load(draft).world_handlers)
     return out
+
 
 #: Bytes of request body a handler reads at most (a larger body is answered 413).
 MAX_REQUEST_BODY = 1024 * 1024
