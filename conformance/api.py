@@ -20,7 +20,7 @@ from typing import Sequence
 
 import pytest
 
-from conformance import catalog
+from conformance import catalog, revisions
 from conformance.plugin import STATE
 from conformance.reports.model import Report
 
@@ -115,6 +115,11 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         headers: Sequence[str] = (), header_env: Sequence[str] = (), header_origins: Sequence[str] = ()) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
+    ``draft`` may name revisions (``aiendpoint@00``, ``aiendpoint@00,01``, ``aiendpoint@all``;
+    :func:`conformance.revisions.parse`): without ``@``, the newest the suite judges. Several
+    revisions are judged from one set of exchanges; the report is the newest one's, with each
+    one's verdict in ``Report.revisions``.
+
     ``report_dir=None`` writes no files. The exit code is 0 when every applicable MUST that was
     checked passed (a partial run says so in its report), 1 when one did not, 2 when the kit
     could not run or judge (``RunResult.error`` says why). ``fail_on="should"`` makes an unmet
@@ -126,10 +131,10 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     environment when the run starts) and ``header_origins`` give the run credentials, sent to the
     target's origin (and those origins) only and masked in every report (:mod:`conformance.credentials`).
     """
-    profile = catalog.load(draft)
+    profile = catalog.load(draft.partition("@")[0])
     seed = random.randrange(2**32) if seed is None else seed
     args = ["--pyargs", profile.suite, "-c", str(_SUITE_INI), "--rootdir", str(_SUITE_INI.parent),
-            "-p", "no:cacheprovider", "--adck-target", target, "--adck-seed", str(seed),
+            "-p", "no:cacheprovider", "--adck-draft", draft, "--adck-target", target, "--adck-seed", str(seed),
             "--adck-format", ",".join(formats) if report_dir is not None else ""]
     if report_dir is not None:
         args += ["--adck-report-dir", str(report_dir)]
@@ -175,7 +180,9 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         args += ["--adck-baseline", str(baseline)]
     if world != "sockets":
         args += ["--adck-world", world]
-    template = replay_command(draft, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
+    # the replay names the revision judged: it judges the same text when a newer one becomes the default
+    pinned = draft if "@" in draft else f"{draft}@{revisions.judged(draft).name}"
+    template = replay_command(pinned, _public_target(target), ca_bundle=ca_bundle, connect_to=connect_to,
                               nameservers=nameservers, dnssec_anchors=dnssec_anchors,
                               timeout=timeout, seed=seed, roles=roles, world=world, invoke=invoke,
                               invoke_budget=invoke_budget, level=level, binding=binding,

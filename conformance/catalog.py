@@ -202,6 +202,15 @@ class Profile:
     #: server). Data, so the core names no draft's module.
     world_handlers: dict[str, str] = field(default_factory=dict)
     world_companion: str | None = None
+    #: The revision whose catalog this is (``00``; :func:`conformance.revisions.profile_of`);
+    #: empty for the draft's own catalog as clauses.toml holds it.
+    revision: str = ""
+
+    @property
+    def label(self) -> str:
+        """How a verdict, a report and a badge name what was judged: ``aiendpoint@01``, or the
+        bare draft name for a catalog read without a revision."""
+        return f"{self.short}@{self.revision}" if self.revision else self.short
 
     def server_draft_levels(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """The draft's levels over the clauses of its server and document roles: a level is a

@@ -58,7 +58,9 @@ def _parser() -> argparse.ArgumentParser:
                        description="Run a draft's conformance suite against a target and write reports.\n"
                        "Exit 0: every applicable MUST passed; 1: one did not; 2: the kit could not run.\n"
                        "Prints a summary grouped by the draft's sections (pytest's own output with -v).")
-    r.add_argument("draft", help="the draft's short name (adck clauses --list), or DRAFT@REV for one of its revisions (adck revisions)"
+    r.add_argument("draft", help="the draft's short name (adck clauses --list): its newest revision the suite "
+                                 "judges; DRAFT@REV for one revision (adck revisions), DRAFT@A,B or DRAFT@all for "
+                                 "several, judged from one set of requests (the exit status follows the newest named)"
                    ).completer = cli_help.complete_draft  # type: ignore[attr-defined]
     r.add_argument("--target", required=True,
                    help="what to check: a built-in reference or variant, a live server, a document, a client "
@@ -224,8 +226,23 @@ def _revision_of(args: argparse.Namespace) -> int | None:
     args.revision = None
     if "@" not in args.draft:
         return None
-    found = _one_revision(args.draft, judging=args.command in ("run", "check", "targets"),
-                          several="one revision at a time here (several revisions in one run are not built yet)")
+    if args.command == "run":  # one revision or several, judged from one set of exchanges
+        from conformance import revisions
+
+        try:
+            short, chosen = revisions.parse(args.draft)
+        except catalog.CatalogError as exc:
+            _fail(str(exc))
+            return api.EXIT_USAGE
+        waiting = [r for r in chosen if not r.judged]
+        if waiting:
+            _fail(f"{waiting[0].label} is catalogued (adck clauses {waiting[0].label}, adck diff) but the suite "
+                  f"does not judge it yet; judge {revisions.judged(short).label}")
+            return api.EXIT_USAGE
+        args.run_draft, args.draft = args.draft, short
+        return None
+    found = _one_revision(args.draft, judging=args.command in ("check", "targets"),
+                          several="one revision at a time here (`adck run` judges several in one run)")
     if found is None:
         return api.EXIT_USAGE
     args.draft, args.revision = found
@@ -297,7 +314,7 @@ def _cmd_run(args: argparse.Namespace, console: Console) -> int:
               f"{', '.join(profile.roles)}; `adck run --help` lists every draft's)")
         _pointer(console, "the run could not start")
         return api.EXIT_USAGE
-    result = api.run(args.draft, args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
+    result = api.run(getattr(args, "run_draft", args.draft), args.target, roles=args.role, clauses=args.clause, ca_bundle=args.ca_bundle,
                      connect_to=args.connect_to, nameservers=args.nameserver, dnssec_anchors=args.dnssec_anchor, timeout=args.timeout, max_body=args.max_body,
                      report_dir=args.report_dir, formats=formats, seed=args.seed, world=args.world,
                      quiet=not args.verbose, run_timeout=args.run_timeout, allow_private=args.allow_private,
@@ -646,7 +663,8 @@ def _cmd_check(args: argparse.Namespace, console: Console) -> int:
 
     if args.draft:
         _load(args.draft)
-    return check.check(args.files, draft=args.draft, sarif_path=args.sarif)
+    draft = args.revision.label if args.revision is not None else args.draft  # --draft aiendpoint@00
+    return check.check(args.files, draft=draft, sarif_path=args.sarif)
 
 
 def _cmd_compare(args: argparse.Namespace, console: Console) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from conformance import __version__, catalog
+from conformance import __version__, catalog, revisions
 from conformance.dns import DnsConfig
 from conformance.fetch import ConnectTo, Fetcher, Limits
 from conformance.invoke import DEFAULT_BUDGET, Invoker
@@ -33,7 +33,11 @@ class RunState:
 
     seed: int
     started: float = field(default_factory=time.time)
+    #: What the run checks: the newest revision judged, widened by the clauses only older ones
+    #: hold (one revision: its profile).
     profile: catalog.Profile | None = None
+    #: The profile of each revision judged, oldest first; each gets its own verdict.
+    judged: list[catalog.Profile] = field(default_factory=list)
     target: Target | None = None
     roles: list[str] = field(default_factory=list)
     selected: set[str] = field(default_factory=set)
@@ -91,6 +95,9 @@ RUN_TIMEOUT_GRACE = 30.0
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     g = parser.getgroup("adck", "adck conformance kit")
+    g.addoption("--adck-draft", metavar="DRAFT[@REV]",
+                help="the revision(s) of the collected suite's draft to judge: aiendpoint@01, aiendpoint@00,01, "
+                     "aiendpoint@all (default: the newest the suite judges; `adck revisions` lists them)")
     g.addoption("--adck-target", metavar="TARGET",
                 help="what to check: builtin, builtin:MUTANT, https://HOST[:PORT], or a document PATH")
     g.addoption("--adck-role", action="append", default=[], metavar="ROLE",
@@ -216,6 +223,25 @@ def _profile_of(item: pytest.Item) -> catalog.Profile | None:
     return None
 
 
+def _judged_revisions(config: pytest.Config, suite: catalog.Profile, state: "RunState") -> catalog.Profile:
+    """The revisions ``--adck-draft`` names (the newest the suite judges without it), each its
+    own profile in ``state.judged`` (oldest first); returned: the run's profile, the newest one
+    widened by the clauses only older ones hold (:func:`conformance.revisions.run_profile`)."""
+    spec = config.getoption("adck_draft") or suite.short
+    try:
+        short, chosen = revisions.parse(spec)
+    except catalog.CatalogError as exc:
+        raise pytest.UsageError(f"--adck-draft {spec}: {exc}") from None
+    if short != suite.short:
+        raise pytest.UsageError(f"--adck-draft {spec} names {short}, but the suite collected is {suite.short}'s")
+    waiting = [r.label for r in chosen if not r.judged]
+    if waiting:
+        raise pytest.UsageError(f"{', '.join(waiting)} is catalogued (adck clauses {waiting[0]}, adck diff) but the "
+                                f"suite does not judge it yet; judge {revisions.judged(short).label}")
+    state.judged = [revisions.profile_of(short, r.name) for r in chosen]
+    return revisions.run_profile(short, tuple(r.name for r in chosen))
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Under `adck run -v`, pytest's own lines name the suite's files from the suite's root
     (``aiendpoint/test_2_2_access_method.py``), not from the user's folder, from which an
@@ -240,12 +266,19 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if len(profiles) != 1:
         raise pytest.UsageError("adck runs one draft's suite at a time; collect a single suite "
                                 f"(found: {', '.join(sorted(profiles)) or 'tests outside any suite'})")
-    profile = next(iter(profiles.values()))
+    profile = _judged_revisions(config, next(iter(profiles.values())), state)
     state.profile = profile
+    known = revisions.every_clause(profile.short)
     for item in bound:
         cid = item.get_closest_marker("clause").args[0]
-        if cid not in profile.clauses:
-            raise pytest.UsageError(f"{item.nodeid} is bound to {cid!r}, which is not in the {profile.short} catalog")
+        if cid not in known:
+            raise pytest.UsageError(f"{item.nodeid} is bound to {cid!r}, which is in no {profile.short} catalog")
+    # a test of a clause no revision judged here holds is not this run's (an -00 sentence -01 dropped)
+    foreign = [i for i in items if i.get_closest_marker("clause")
+               and i.get_closest_marker("clause").args[0] not in profile.clauses]
+    if foreign:
+        config.hook.pytest_deselected(items=foreign)
+        items[:] = [i for i in items if i not in foreign]
     spec = config.getoption("adck_target")
     if not spec:
         raise pytest.UsageError(
@@ -920,31 +953,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     try:
         template = _replay_template(config, state)
         outcomes = list(state.outcomes.values())
-        results = model.build_results(
-            state.profile, state.roles, outcomes,
-            {o.clause: _replay_for(template, o.clause) for o in outcomes}, state.selected or None)
-        coverage = state.profile.coverage()
+        replay = {o.clause: _replay_for(template, o.clause) for o in outcomes}
+        verdicts = [_judge(config, state, p, outcomes, replay, completed) for p in state.judged or [state.profile]]
+        newest, (results, summary, levels, baseline_section) = (state.judged or [state.profile])[-1], verdicts[-1]
+        coverage = newest.coverage()
         in_roles = [c for c in coverage.values() if c.clause.role in state.roles]
-        waived, baseline_section = set(), None
-        if state.baseline is not None:
-            from conformance.reports import baseline
-
-            today = _dt.datetime.fromtimestamp(state.started, _dt.UTC).date()
-            waived, baseline_section = baseline.apply(state.baseline, results, today)
-        levels = state.profile.server_draft_levels()
-        # the level rows a --clause selection ran beside it, unreported (a whole run reports them)
-        rows = set(state.profile.draft_levels_offered_by.values()) - state.selected if state.selected else set()
-        witnessed = [r for r in model.build_results(state.profile, state.roles,
-                                                    [o for o in outcomes if o.clause in rows], {}, None)
-                     if r.clause in rows]
-        summary = model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
-                                  draft_levels=levels, offered_by=state.profile.draft_levels_offered_by,
-                                  witnessed=witnessed,
-                                  declared_level=config.getoption("adck_level"),
-                                  fail_on=config.getoption("adck_fail_on"), waived=waived)
         report = model.Report(
             kit={"name": "adck", "version": __version__},
-            draft={"short": state.profile.short, "id": state.profile.draft, "title": state.profile.title},
+            draft={"short": newest.short, "id": newest.draft, "title": newest.title,
+                   "revision": newest.revision, "label": newest.label},
             target=_target_info(state),
             roles=list(state.roles),
             seed=state.seed,
@@ -957,8 +974,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             coverage={s: sum(1 for c in in_roles if c.status == s)
                       for s in ("tested", "untestable", "optional", "untested")},
             ambiguities=[{"id": a.id, "title": a.title, "interpretation": a.interpretation,
-                          "clauses": list(a.clauses)} for a in state.profile.ambiguities],
+                          "clauses": list(a.clauses)} for a in newest.ambiguities],
             baseline=baseline_section,
+            revisions=model.revision_verdicts(state.judged, verdicts) if len(state.judged) > 1 else [],
         )
         # every string may come from the target: valid, controls stripped, redacted, capped
         from conformance.reports.safe import sanitize
@@ -973,6 +991,29 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if state.fetcher:
             state.fetcher.close()
         state.target.close()
+
+
+def _judge(config: pytest.Config, state: RunState, profile: catalog.Profile, outcomes: list, replay: dict[str, str],
+           completed: bool) -> tuple[list, model.Summary, tuple, dict | None]:
+    """One revision's verdict from the run's outcomes: its results (its own clauses, sections and
+    readings), summary, draft levels and baseline section."""
+    results = model.build_results(profile, state.roles, outcomes, replay, state.selected or None)
+    waived, baseline_section = set(), None
+    if state.baseline is not None:
+        from conformance.reports import baseline
+
+        today = _dt.datetime.fromtimestamp(state.started, _dt.UTC).date()
+        waived, baseline_section = baseline.apply(state.baseline, results, today)
+    levels = profile.server_draft_levels()
+    # the level rows a --clause selection ran beside it, unreported (a whole run reports them)
+    rows = set(profile.draft_levels_offered_by.values()) - state.selected if state.selected else set()
+    witnessed = [r for r in model.build_results(profile, state.roles, [o for o in outcomes if o.clause in rows], {}, None)
+                 if r.clause in rows]
+    summary = model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
+                              draft_levels=levels, offered_by=profile.draft_levels_offered_by, witnessed=witnessed,
+                              declared_level=config.getoption("adck_level"),
+                              fail_on=config.getoption("adck_fail_on"), waived=waived)
+    return results, summary, levels, baseline_section
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

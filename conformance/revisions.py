@@ -169,6 +169,7 @@ def catalog_of(short: str, name: str) -> Catalog:
         clauses[entry["id"]] = catalog.clause_of(entry, where, meta["roles"])
         if old:
             replaces[entry["id"]] = old
+    clauses = _in_text_order(clauses, before.clauses, replaces)
     ambiguities = dict(before.ambiguities)
     resolved = {aid: " ".join(str(how).split()) for aid, how in raw.get("resolved", {}).items()}
     for aid in resolved:
@@ -183,6 +184,68 @@ def catalog_of(short: str, name: str) -> Catalog:
                                          interpretation=" ".join(a["interpretation"].split()))
     return Catalog(revision=revision, clauses=clauses, ambiguities=ambiguities, removed=removed,
                    replaces=replaces, resolved=resolved)
+
+
+def _in_text_order(clauses: dict[str, Clause], earlier: dict[str, Clause],
+                   replaces: dict[str, str]) -> dict[str, Clause]:
+    """The catalog in the order of the text: a changed sentence where the one it replaces stood,
+    a new one after the last clause of its section (or of the section before it)."""
+    order = [cid for cid in earlier]  # the earlier revision's order, removed ids kept as anchors
+    for cid, clause in clauses.items():
+        if cid in order:
+            continue
+        if replaces.get(cid) in order:
+            at = order.index(replaces[cid]) + 1
+            while at < len(order) and order[at] not in earlier:  # after what already replaced it
+                at += 1
+        else:
+            same = [i for i, o in enumerate(order) if o in clauses and _section_key(clauses[o].section)
+                    <= _section_key(clause.section)]
+            at = same[-1] + 1 if same else len(order)
+        order.insert(at, cid)
+    return {cid: clauses[cid] for cid in order if cid in clauses}
+
+
+def _section_key(section: str) -> tuple:
+    """"4.1" < "6" < "7.2" < "A.2": appendices (a letter) after every numbered section."""
+    return tuple(int(p) if p.isdigit() else 1000 + ord(p[:1] or "\0") for p in section.split("."))
+
+
+@cache
+def run_profile(short: str, names: tuple[str, ...]) -> catalog.Profile:
+    """What one run judging the revisions ``names`` (oldest first) checks: the newest one's
+    profile, its clauses widened by every clause only an older one holds. A test runs once for
+    its clause, whichever revisions hold it; each revision's verdict is then read from the
+    results of its own clauses (:func:`profile_of`)."""
+    newest = profile_of(short, names[-1])
+    clauses = dict(newest.clauses)
+    ambiguities = {a.id: a for a in newest.ambiguities}
+    for name in names[:-1]:
+        older = profile_of(short, name)
+        clauses.update({cid: c for cid, c in older.clauses.items() if cid not in clauses})
+        ambiguities.update({a.id: a for a in older.ambiguities if a.id not in ambiguities})
+    return replace(newest, clauses=clauses, ambiguities=tuple(ambiguities.values()))
+
+
+@cache
+def profile_of(short: str, name: str) -> catalog.Profile:
+    """The draft's profile as revision ``name`` has it: its draft id and text, its clauses (section
+    numbers of that revision) and its ambiguities; roles, levels and the rest are the draft's."""
+    cat = catalog_of(short, name)
+    return replace(catalog.load(short), draft=cat.revision.draft, spec_file=cat.revision.spec_file or
+                    catalog.load(short).spec_file, clauses=dict(cat.clauses),
+                    ambiguities=tuple(cat.ambiguities.values()), revision=cat.revision.name)
+
+
+def every_clause(short: str) -> set[str]:
+    """Every clause id of every revision of ``short``: what a suite's test may be bound to."""
+    return {cid for r in revisions(short) for cid in catalog_of(short, r.name).clauses}
+
+
+def holding(short: str, clause_id: str) -> Revision | None:
+    """The newest judged revision whose catalog holds ``clause_id`` (None: none does)."""
+    held = [r for r in revisions(short) if r.judged and clause_id in catalog_of(short, r.name).clauses]
+    return held[-1] if held else None
 
 
 def draft_text(raw: str) -> str:

@@ -124,7 +124,7 @@ def token_origins(draft: str, target: str) -> tuple[str, ...] | None:
         return None
     from conformance.world.site import load_mutants
 
-    name = target.partition(":")[2]
+    name, draft = target.partition(":")[2], draft.partition("@")[0]
     variant = load_mutants(draft).get(name) or load_mutants(draft, "conforming").get(name)
     return variant.header_origins if variant and variant.credentials else None
 
@@ -172,6 +172,14 @@ def outcomes(report) -> dict[str, str]:
     return {r.clause: r.outcome for r in report.results}
 
 
+def every_revision(draft: str):
+    """The draft's profile widened to the clauses of every revision the suite judges: what a
+    variant of the draft may name (each is run under the revision of its clause, ``judged_as``)."""
+    from conformance import revisions
+
+    return revisions.run_profile(draft, tuple(r.name for r in revisions.revisions(draft) if r.judged))
+
+
 def assert_broken_client_fails_exactly_its_clause(draft: str, name: str, role: str) -> None:
     """``builtin:NAME`` in the client role fails its clause (and its declared also_fails) and
     nothing else, exits as its clause's level says, and shows the harness step that failed."""
@@ -179,10 +187,10 @@ def assert_broken_client_fails_exactly_its_clause(draft: str, name: str, role: s
     from conformance import catalog
     from conformance.world.site import load_mutants
 
-    profile = catalog.load(draft)
+    profile = every_revision(draft)
     assert profile.client is not None
     mutant = load_mutants(draft, file=profile.client.mutants)[name]
-    result = quiet_run(draft, f"builtin:{name}", roles=[role])
+    result = quiet_run(mutant.judged_as(draft), f"builtin:{name}", roles=[role])
     report = result.report
     assert failing(report) == {mutant.clause} | set(mutant.also_fails), (
         f"{name}: " + "; ".join(f"{r.clause} {r.outcome}: {r.message}" for r in report.results

@@ -533,12 +533,36 @@ class Report:
     #: The baseline the run was given (``--baseline``): its path and each entry with its status
     #: (:func:`conformance.reports.baseline.apply`); None without one.
     baseline: dict[str, Any] | None = None
+    #: A run that judged several revisions of the draft (``adck run aiendpoint@all``): each
+    #: one's verdict, oldest first (:func:`revision_verdicts`); the rest of the report is the
+    #: newest one's. Empty for a run of one revision.
+    revisions: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def failing(self) -> list[ClauseResult]:
         return [r for r in self.results if r.outcome in ("fail", "error")]
+
+
+def revision_verdicts(profiles: list[Profile], verdicts: list[tuple]) -> list[dict[str, Any]]:
+    """Each revision's verdict (``profiles`` oldest first, ``verdicts`` their ``(results,
+    summary, ...)``) from one run's outcomes: its level, counts, the clauses that did not pass,
+    and ``differs``, the results of its clauses that another revision judged does not hold (the
+    sentences the revisions disagree on), so a reader sees why the verdicts differ."""
+    out = []
+    for profile, (results, summary, *_rest) in zip(profiles, verdicts):
+        others = [p for p in profiles if p is not profile]
+        differs = [r for r in results if any(r.clause not in p.clauses for p in others)]
+        out.append({
+            "name": profile.revision, "label": profile.label, "draft": profile.draft,
+            "level": summary.level, "draft_level": summary.draft_level, "conformant": summary.conformant,
+            "counts": summary.counts, "must_unverified": list(summary.must_unverified),
+            "not_passed": [r.clause for r in results if r.outcome in ("fail", "error") and r.level != "MAY"],
+            "differs": [{"clause": r.clause, "section": r.section, "keyword": r.keyword, "level": r.level,
+                         "outcome": r.outcome} for r in differs],
+        })
+    return out
 
 
 def ambiguities_of(profile: Profile) -> dict[str, list[str]]:

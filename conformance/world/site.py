@@ -184,7 +184,8 @@ class Mutant:
     name: str
     clause: str | None
     summary: str
-    expect: str | None = None
+    #: A conforming variant's level: one for every revision, or one per revision (``{"00" = "full"}``).
+    expect: str | dict | None = None
     #: For agent variants: how the kit drives it ("python" in-process, "cmd" as a subprocess).
     via: str = "python"
     #: For DNS-published providers: changes to the record (txt, ttl, sign, zone, fault).
@@ -204,6 +205,20 @@ class Mutant:
     #: Other origins the token goes to (``--header-origin``, e.g. the MCP server a host's document
     #: names on another origin); the self-tests add them to a run of the variant.
     header_origins: tuple[str, ...] = ()
+    #: The revision of the draft it is a proof for (``00``), when its break is judged under an
+    #: older text than the newest holding its clause (a -00 agent that probes /ai before the
+    #: well-known URI also probes an alternative path, which -01 adds a sentence against);
+    #: None: the newest revision the suite judges that holds ``clause`` (:func:`judged_as`).
+    revision: str | None = None
+
+    def judged_as(self, draft: str) -> str:
+        """``DRAFT@REV``: the revision a run of this variant judges, to fail exactly its clause."""
+        from conformance import revisions
+
+        if self.revision:
+            return f"{draft}@{self.revision}"
+        held = revisions.holding(draft, self.clause) if self.clause else None
+        return held.label if held else draft
 
 
 def _route(entry: dict) -> Route:
@@ -260,6 +275,7 @@ def load_mutants(draft: str, table: str = "mutants", file: str = "mutants.toml")
             patch=tuple(m.get("patch", ())),
             routes=tuple(m.get("route", ())),
             declare=tuple(m.get("declare", ())),
+            revision=str(m["revision"]) if "revision" in m else None,
             credentials=bool(m.get("credentials", False)),
             header_origins=tuple(m.get("header_origins", ())),
         )
