@@ -394,17 +394,28 @@ def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _revision_profile(args: argparse.Namespace) -> catalog.Profile:
+    """The profile of the revision ``DRAFT@REV`` names, or of the one the suite judges without @."""
+    from conformance import revisions
+
+    _load(args.draft)
+    name = args.revision.name if args.revision is not None else revisions.judged(args.draft).name
+    return revisions.profile_of(args.draft, name)
+
+
 def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
     if args.list or not args.draft:
         for short in catalog.available():
-            p = catalog.load(short)
-            console.print(f"{short}\t{p.draft}\t{len(p.clauses)} clauses")
+            p = _revision_profile(argparse.Namespace(draft=short, revision=None))
+            console.print(f"{p.label}\t{p.draft}\t{len(p.clauses)} clauses")
         return 0
-    profile = _load(args.draft)
-    if args.revision is not None and args.revision.changes is not None:
-        return _print_revision_clauses(args.revision, args.ambiguities, args.json, console)
+    profile = _revision_profile(args)
     if args.ambiguities:
         return _print_ambiguities(profile, args.json, console)
+    from conformance import revisions
+
+    cat = revisions.catalog_of(profile.short, profile.revision)
+    judged = next(r for r in revisions.revisions(profile.short) if r.name == profile.revision).judged
     coverage = profile.coverage()
     if args.json:
         from conformance import proofs
@@ -412,22 +423,28 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
 
         proven, readings = proofs.proofs(profile), ambiguities_of(profile)
         out = {
-            "draft": profile.draft, "short": profile.short, "roles_implemented": list(profile.roles_implemented),
+            "draft": profile.draft, "short": profile.short, "revision": profile.revision, "label": profile.label,
+            "judged": judged, "roles_implemented": list(profile.roles_implemented),
             "mutant_floor": proofs.FLOOR,
             "clauses": [{"id": c.clause.id, "section": c.clause.section, "keyword": c.clause.keyword,
                          "level": c.clause.level, "role": c.clause.role, "text": c.clause.text,
                          "status": c.status, "tests": list(c.tests), "untestable": c.clause.untestable,
                          "note": c.clause.note,
+                         # the clause of the revision before whose sentence this one changes
+                         "replaces": cat.replaces.get(c.clause.id),
                          # the distinct broken variants its tests are proven to fail on (adck.proofs)
                          "mutants": len(set(proven.get(c.clause.id, ()))),
                          "proven_by": list(proven.get(c.clause.id, ())),
                          "one_way": proofs.one_way(profile).get(c.clause.id),
                          "exempt": proofs.exempt(profile).get(c.clause.id),
                          "ambiguities": readings.get(c.clause.id, [])} for c in coverage.values()],
+            # the clauses of earlier revisions this one no longer holds, and what became of each
+            "removed": cat.removed,
         }
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    table = Table(title=f"{profile.short}: {profile.draft}")
+    table = Table(title=f"{profile.label}: {profile.draft}" + ("" if judged else
+                                                                " (catalogued, not judged yet)"))
     for col in ("id", "§", "key word", "role", "status", "requirement"):
         table.add_column(col, overflow="fold")
     for c in coverage.values():
@@ -436,11 +453,11 @@ def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console, items=None, **meta) -> int:
-    """The draft's ambiguities (``items``: a revision's, with ``meta`` naming it in the JSON)."""
-    items = profile.ambiguities if items is None else items
+def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console, **meta) -> int:
+    """The ambiguities of a revision's profile (``meta`` adds to the JSON: the revision)."""
+    items = profile.ambiguities
     if as_json:
-        print(json.dumps({"draft": meta.pop("draft", profile.draft), "short": profile.short, **meta, "ambiguities": [
+        print(json.dumps({"draft": profile.draft, "short": profile.short, **meta, "ambiguities": [
             {"id": a.id, "title": a.title, "sections": list(a.sections), "text": a.text,
              "interpretation": a.interpretation, "clauses": list(a.clauses)} for a in items]},
             indent=2, ensure_ascii=False))
@@ -453,43 +470,8 @@ def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console
 
 
 def _cmd_ambiguities(args: argparse.Namespace, console: Console) -> int:
-    if args.revision is not None and args.revision.changes is not None:
-        return _print_revision_clauses(args.revision, True, args.json, console)
-    return _print_ambiguities(_load(args.draft), args.json, console)
-
-
-def _print_revision_clauses(revision, ambiguities: bool, as_json: bool, console: Console) -> int:
-    """A later revision's catalog (``adck clauses DRAFT@REV``) or its ambiguities: each clause
-    with its section in that revision, and whether the suite tests it yet."""
-    from conformance import revisions
-
-    cat = revisions.catalog_of(revision.short, revision.name)
-    profile = catalog.load(revision.short)
-    coverage = profile.coverage()
-    if ambiguities:
-        return _print_ambiguities(profile, as_json, console, list(cat.ambiguities.values()), draft=revision.draft,
-                                  revision=revision.name)
-
-    def status(cid: str) -> str:
-        if cid in coverage:
-            return coverage[cid].status
-        return "untestable" if cat.clauses[cid].untestable else f"new in {revision.name}: not tested yet"
-
-    if as_json:
-        print(json.dumps({"draft": revision.draft, "short": revision.short, "revision": revision.name,
-                          "judged": revision.judged, "clauses": [
-                              {"id": c.id, "section": c.section, "keyword": c.keyword, "level": c.level, "role": c.role,
-                               "text": c.text, "status": status(c.id), "untestable": c.untestable, "note": c.note,
-                               "replaces": cat.replaces.get(c.id)} for c in cat.clauses.values()],
-                          "removed": cat.removed}, indent=2, ensure_ascii=False))
-        return 0
-    table = Table(title=f"{revision.label}: {revision.draft}" + ("" if revision.judged else " (catalogued, not judged yet)"))
-    for col in ("id", "§", "key word", "role", "status", "requirement"):
-        table.add_column(col, overflow="fold")
-    for c in cat.clauses.values():
-        table.add_row(c.id, c.section, c.keyword, c.role, status(c.id), c.text)
-    console.print(table)
-    return 0
+    profile = _revision_profile(args)
+    return _print_ambiguities(profile, args.json, console, revision=profile.revision, label=profile.label)
 
 
 def _cmd_revisions(args: argparse.Namespace, console: Console) -> int:
@@ -542,6 +524,13 @@ def _cmd_diff(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _expected(expect: str | dict | None) -> str:
+    """A conforming variant's level: ``full``, or per revision ``00 full, 01 conformant``."""
+    if isinstance(expect, dict):
+        return ", ".join(f"{name} {level}" for name, level in expect.items())
+    return expect or ""
+
+
 def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     """The target kinds a draft takes and its built-in variants. A variant's name (and every id)
     is never broken: in a terminal the tables keep names and clauses whole however narrow it is;
@@ -559,8 +548,13 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
     agents = load_mutants(args.draft, file=client.mutants) if client else {}
     conforming = load_mutants(args.draft, "conforming") if mutants else {}
 
+    from conformance import revisions
+
+    every = revisions.run_profile(args.draft, tuple(r.name for r in revisions.revisions(args.draft) if r.judged))
+    judged_as = {m.name: m.judged_as(args.draft) for m in (*mutants.values(), *agents.values())}
+
     def role_of(cid: str | None) -> str | None:
-        return profile.clauses[cid].role if cid in profile.clauses else None
+        return every.clauses[cid].role if cid in every.clauses else None
 
     declared = {m.name: list(m.declare) for m in (*mutants.values(), *conforming.values()) if m.declare}
 
@@ -578,7 +572,7 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
                        "broken", [(m.name, m.clause or "", m.summary, m.via) for m in agents.values()], client.role))
     if conforming:
         groups.append((f"built-in conforming variants of {args.draft} (edge cases that must pass)", "conforming",
-                       [(m.name, m.expect or "", m.summary, None) for m in conforming.values()], None))
+                       [(m.name, _expected(m.expect), m.summary, None) for m in conforming.values()], None))
     if args.json:
         def variant(kind: str, name: str, ref: str, summary: str, driven: str | None, role: str | None) -> dict:
             out: dict = {"name": name, "target": f"builtin:{name}", "summary": summary}
@@ -592,7 +586,10 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
                 out["run_role"] = role  # the --role a run of it needs
             if driven:
                 out["driven"] = driven
-            out["command"] = f"adck run {args.draft}{f' --role {role}' if role else ''} --target builtin:{name}"
+            # a broken variant is run under the revision whose sentence it breaks; a conforming one under all
+            spec = judged_as.get(name, args.draft) if kind == "broken" else \
+                (f"{args.draft}@all" if len(revisions.revisions(args.draft)) > 1 else args.draft)
+            out["command"] = f"adck run {spec}{f' --role {role}' if role else ''} --target builtin:{name}"
             return out
 
         print(json.dumps({

@@ -89,15 +89,20 @@ def run_epilog() -> str:
 # -- shell completion (argcomplete) -----------------------------------------------------------
 
 def complete_draft(**_) -> list[str]:
-    from conformance import catalog
+    """Each draft, and each of its revisions (``aiendpoint@00``) and ``@all`` where it has several."""
+    from conformance import catalog, revisions
 
-    return catalog.available()
+    out = []
+    for short in catalog.available():
+        known = revisions.revisions(short)
+        out += [short] + ([f"{short}@{r.name}" for r in known] + [f"{short}@all"] if len(known) > 1 else [])
+    return out
 
 
 def complete_role(parsed_args: argparse.Namespace | None = None, **_) -> list[str]:
     """The roles of the draft already typed, else every draft's."""
     roles = roles_by_draft()
-    draft = getattr(parsed_args, "draft", None)
+    draft = (getattr(parsed_args, "draft", None) or "").partition("@")[0]
     if draft in roles:
         return list(roles[draft])
     return sorted({r for rs in roles.values() for r in rs})
@@ -118,7 +123,7 @@ def complete_target(parsed_args: argparse.Namespace | None = None, **_) -> list[
     from conformance.targets import kinds
 
     out = ["builtin", "https://", "http://"] + [f"{name}:" for name in sorted(kinds()) if name not in ("http", "https")]
-    draft = getattr(parsed_args, "draft", None)
+    draft = (getattr(parsed_args, "draft", None) or "").partition("@")[0]  # aiendpoint@01: its variants too
     if draft:
         try:
             from conformance import catalog

@@ -1029,7 +1029,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     tr.write_line(f"target: {terminal.line(report.target['description'])}")
     if terminal.declared(report):
         tr.write_line(terminal.line(terminal.declared(report)))
-    if report.summary.partial:
+    if report.summary.partial or report.revisions:
         tr.write_line(terminal.line(terminal.headline(report)))
     tr.write_line(terminal.line(terminal.verdict_line(report)))
     for note in terminal.notes(report):

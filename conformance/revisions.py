@@ -44,6 +44,8 @@ class Revision:
     source: str = ""
     #: The file of what it changes relative to the revision before it (None: the first).
     changes: str | None = None
+    #: How reports title it (the profile's title when not given).
+    title: str = ""
     #: Whether ``adck run`` judges it yet (the suite knows its sentences): a revision whose
     #: catalog is recorded before its tests are built is listed, diffed and shown, not run.
     judged: bool = True
@@ -96,7 +98,8 @@ def revisions(short: str) -> tuple[Revision, ...]:
             raise CatalogError(f"{path}: revision {entry['name']} is not the first: it needs `changes`")
         out.append(Revision(short=short, name=str(entry["name"]), draft=entry["draft"], date=str(entry.get("date", "")),
                             spec_file=entry.get("spec_file", ""), source=" ".join(str(entry.get("source", "")).split()),
-                            changes=entry.get("changes") if n else None, judged=bool(entry.get("judged", True))))
+                            changes=entry.get("changes") if n else None, judged=bool(entry.get("judged", True)),
+                            title=str(entry.get("title", ""))))
     names = [r.name for r in out]
     if not out or len(names) != len(set(names)):
         raise CatalogError(f"{path}: revisions must be listed, each name once (got {names})")
@@ -232,7 +235,8 @@ def profile_of(short: str, name: str) -> catalog.Profile:
     """The draft's profile as revision ``name`` has it: its draft id and text, its clauses (section
     numbers of that revision) and its ambiguities; roles, levels and the rest are the draft's."""
     cat = catalog_of(short, name)
-    return replace(catalog.load(short), draft=cat.revision.draft, spec_file=cat.revision.spec_file or
+    return replace(catalog.load(short), draft=cat.revision.draft, title=cat.revision.title or catalog.load(short).title,
+                   spec_file=cat.revision.spec_file or
                     catalog.load(short).spec_file, clauses=dict(cat.clauses),
                     ambiguities=tuple(cat.ambiguities.values()), revision=cat.revision.name)
 

@@ -77,7 +77,7 @@ def test_a_binding_not_found_is_named_with_the_fix_never_failed(capsys) -> None:
     line = "D1 not found at POST https://adp.adck.test/v2/search (404): name the path with --binding"
     from conformance.reports import render
 
-    assert render.headline(result.report) == f"adp: D0 full ({line})" and result.exit_code == 0
+    assert render.headline(result.report) == f"adp-00: D0 full ({line})" and result.exit_code == 0
     assert failing(result.report) == set()
     capsys.readouterr()
     assert cli.main(["run", DRAFT, "--target", "builtin", "--binding", "discover=/v2/search", "--level", "D1",

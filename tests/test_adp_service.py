@@ -130,7 +130,7 @@ def test_lower_level_service_meets_its_level_and_higher_ones_are_not_offered(nam
         [(r.clause, r.outcome) for r in above if r.outcome != "not-applicable"]
     assert report.summary.draft_level == expect, report.summary
     assert report.summary.level == "full" and result.exit_code == 0, report.summary
-    assert render.headline(report).startswith(f"adp: {expect} full (D{int(expect[1]) + 1} {words}")
+    assert render.headline(report).startswith(f"adp-00: {expect} full (D{int(expect[1]) + 1} {words}")
 
 
 @pytest.mark.parametrize("name", ["rank-shuffled", "filters-refused", "no-score-components"])
@@ -145,7 +145,7 @@ def test_a_level_the_service_offers_and_breaks_fails_the_run_and_its_replay(name
     assert clause in report.summary.blocking
     assert not report.summary.draft_level or report.summary.draft_level < _levels()[clause]
     # every rendering says what the exit status says: no green level over a red MUST failure
-    assert render.headline(report).startswith("adp: non-conformant (D"), render.headline(report)
+    assert render.headline(report).startswith("adp-00: non-conformant (D"), render.headline(report)
     assert 'class="verdict tone-non-conformant"' in html.to_html(report)
     assert "non-conformant" in badge.to_badge(report)
     replay = next(r.replay for r in report.results if r.clause == clause)

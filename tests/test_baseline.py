@@ -95,7 +95,7 @@ def test_a_baselined_failure_exits_0_and_stays_failed_in_the_report(expected_run
     assert (s.blocking, s.expected_failures, s.exit_status) == ([], [CLAUSE], 0)
     r = next(r for r in result.report.results if r.clause == CLAUSE)
     assert r.outcome == "fail" and r.baseline == {"reason": REASON, "expires": "2999-12-31", "status": "expected"}
-    assert render.headline(result.report) == "aiendpoint: non-conformant; 1 failure expected by the baseline"
+    assert render.headline(result.report) == "aiendpoint-01: non-conformant; 1 failure expected by the baseline"
     assert "(exit status 0; the verdict is unchanged: non-conformant)" in bl.lines(result.report)[0]
     data = json.loads((folder / "expected" / "report.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(render.schema()).validate(data)

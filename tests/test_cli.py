@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conformance import catalog, cli
+from tests.conftest import every_revision
 
 
 REFERENCE = Path(__file__).parents[1] / "fixtures" / "aiendpoint" / "document.json"
@@ -25,7 +26,7 @@ def run_cli(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str]:
 
 def test_builtin_reference_exits_0_and_writes_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     code, out = run_cli(capsys, "run", "aiendpoint", "--target", "builtin", "--report-dir", str(tmp_path))
-    assert code == 0 and "aiendpoint: full" in out
+    assert code == 0 and "aiendpoint-01: full" in out
     report = json.loads((tmp_path / "report.json").read_text("utf-8"))
     assert report["summary"]["conformant"] is True
     assert {p.name for p in tmp_path.iterdir()} == {"report.json", "junit.xml", "report.md"}
@@ -204,7 +205,7 @@ def test_plain_pytest_route(tmp_path: Path) -> None:
             "--adck-report-dir", str(tmp_path)]
     ok = subprocess.run(base + ["--adck-target", "builtin"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stdout[-2000:] + ok.stderr[-2000:]
-    assert "aiendpoint: full" in ok.stdout and (tmp_path / "report.json").exists()
+    assert "aiendpoint-01: full" in ok.stdout and (tmp_path / "report.json").exists()
     bad = subprocess.run(base + ["--adck-target", "builtin:method-lowercase"], cwd=tmp_path,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1 and "AIE-3.3-17 (§3.3, MUST, document)" in bad.stdout
@@ -268,7 +269,7 @@ def test_targets_json_lists_kinds_and_every_variant_with_role_and_clause(capsys:
     assert code == 0 and data["short"] == "aiendpoint" and data["roles"] == ["publisher", "document", "agent"]
     assert {"syntax": "PATH or file:PATH", "description": "a document on its own (document role only)"} in data["kinds"]
     assert not any(k["syntax"].startswith("txt:") for k in data["kinds"]), "AID's kinds are not aiendpoint's"
-    profile = catalog.load("aiendpoint")
+    profile = every_revision("aiendpoint")
     assert {v["name"] for v in data["broken"]} | {v["name"] for v in data["conforming"]} == _variant_names("aiendpoint")
     for v in data["broken"]:
         assert v["clause"] in profile.clauses and v["role"] == profile.clauses[v["clause"]].role, v

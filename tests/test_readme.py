@@ -77,7 +77,7 @@ def test_the_readme_first_command_passes_on_a_fresh_clone(tmp_path: Path) -> Non
                                   if not (Path(p) / "activate").exists()) or os.defpath
     done = subprocess.run(["bash", "-c", first], cwd=clone, env=env, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, f"exit {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-    assert "aiendpoint: full" in done.stdout, done.stdout[-2000:]
+    assert "aiendpoint-01: full" in done.stdout, done.stdout[-2000:]
     assert (clone / "reports" / "report.json").is_file()
     # every option the README shows works after that command: --world respx needs respx
     adck = clone / ".venv" / "bin" / "adck"

@@ -184,7 +184,7 @@ def test_sections_link_to_the_draft_on_the_datatracker() -> None:
 def test_the_page_reads_verdict_first_then_failures_then_everything(failing_report, passing_report) -> None:
     page = report_html.to_html(failing_report)
     h1 = page.index("<h1>")
-    assert "aid: <span class=\"level\">non-conformant</span>" in page[h1:h1 + 200]
+    assert "aid v1: <span class=\"level\">non-conformant</span>" in page[h1:h1 + 200]
     assert h1 < page.index('id="counts"') < page.index('id="failures"') < page.index('id="clauses"')
     failures = page[page.index('id="failures"'):page.index('id="clauses"')]
     for r in failing_report.failing():
@@ -194,7 +194,7 @@ def test_the_page_reads_verdict_first_then_failures_then_everything(failing_repo
     assert "Seed" in page and str(failing_report.seed) in page and failing_report.started_at in page
     assert failing_report.kit["version"] in page and failing_report.draft["id"] in page
     good = report_html.to_html(passing_report)
-    assert '<h1>adp: <span class="level">D2 full</span>' in good and "No clause failed" in good
+    assert '<h1>adp-00: <span class="level">D2 full</span>' in good and "No clause failed" in good
     quotes = good[good.index('id="clauses"'):]
     assert "<em>" not in quotes and "<strong>" not in quotes, "the plain-text draft's asterisks became emphasis"
     assert '<table class="row"><tr><td>D0</td><td>Metadata</td>' in good, "ADP's table rows are rows"

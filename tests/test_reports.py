@@ -63,7 +63,7 @@ def test_markdown_reads_in_one_screen_then_details(mutant_reports: Path) -> None
     head = md.split("## Failures")[0]
     assert "non-conformant" in head and len(head.splitlines()) < 25
     assert "> The AI Discovery Document MUST be served with the media type" in md
-    assert "Replay: `adck run aiendpoint --target builtin:media-type-text-plain" in md
+    assert "Replay: `adck run aiendpoint@01 --target builtin:media-type-text-plain" in md
 
 
 def test_untestable_must_is_not_counted_as_pass(tmp_path: Path) -> None:
@@ -144,8 +144,8 @@ def test_a_narrowed_run_is_partial_in_every_format(narrowing: dict, tmp_path: Pa
     assert result.exit_code == 0 and s.passed, "every MUST it checked passed"
     for fmt, said in _claims(tmp_path).items():
         assert "partial" in said, f"{fmt} does not say the run is partial"
-        for claim in (">full<", ">conformant<", "— **full**", "— **conformant**", "aiendpoint: full",
-                      "aiendpoint: conformant"):
+        for claim in (">full<", ">conformant<", "— **full**", "— **conformant**", "aiendpoint-01: full",
+                      "aiendpoint-01: conformant"):
             assert claim not in said, f"{fmt} claims {claim!r} for a partial run"
     assert _claims(tmp_path)["junit"] == "partial"
 
@@ -155,22 +155,22 @@ def test_the_whole_run_is_not_partial(tmp_path: Path) -> None:
     result = quiet_run("aiendpoint", "builtin", report_dir=tmp_path, formats=list(render.FORMATS))
     s = result.report.summary
     assert not s.partial and s.partial_reasons == [] and s.level == "full" and s.conformant
-    assert "aiendpoint: full" in _claims(tmp_path)["md"] and _claims(tmp_path)["junit"] == "full"
+    assert "aiendpoint-01: full" in _claims(tmp_path)["md"] and _claims(tmp_path)["junit"] == "full"
 
 
 def test_a_replayed_clause_reads_passed_never_conformant(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     code = cli.main(["run", "aiendpoint", "--target", "builtin", "--clause", "AIE-3.1-01",
                      "--report-dir", str(tmp_path)])
     out = capsys.readouterr().out
-    assert code == 0 and "aiendpoint: AIE-3.1-01 passed (partial run" in out
-    assert "aiendpoint: conformant" not in out and "aiendpoint: full" not in out
+    assert code == 0 and "aiendpoint-01: AIE-3.1-01 passed (partial run" in out
+    assert "aiendpoint-01: conformant" not in out and "aiendpoint-01: full" not in out
 
 
 def test_a_partial_run_that_fails_a_must_is_non_conformant(tmp_path: Path) -> None:
     result = quiet_run("aiendpoint", "builtin:status-203", clauses=["AIE-2.2-05"])
     s = result.report.summary
     assert result.exit_code == 1 and s.partial and s.level == "non-conformant" and not s.passed
-    assert render.headline(result.report).startswith("aiendpoint: AIE-2.2-05 failed (non-conformant")
+    assert render.headline(result.report).startswith("aiendpoint-01: AIE-2.2-05 failed (non-conformant")
 
 
 # ------------------------------------------------------------------ ambiguities beside failures (#8.5)

@@ -78,7 +78,7 @@ def test_the_diff_document_is_what_adck_diff_writes(tmp_path: Path, capsys: pyte
     assert data["from"]["revision"] == "00" and data["to"]["revision"] == "01" and len(data["changed"]) == 4
 
 
-@pytest.mark.parametrize("spec, expected", [("aiendpoint", ["00"]), ("aiendpoint@00", ["00"]),
+@pytest.mark.parametrize("spec, expected", [("aiendpoint", ["01"]), ("aiendpoint@00", ["00"]),
                                             ("aiendpoint@01", ["01"]), ("aiendpoint@-01", ["01"]),
                                             ("aiendpoint@00,01", ["00", "01"]), ("aiendpoint@all", ["00", "01"]),
                                             ("woa", ["00"]), ("aid@v1", ["v1"])])
@@ -93,14 +93,36 @@ def test_an_unknown_revision_is_one_line_naming_the_known(spec: str) -> None:
     assert "\n" not in str(caught.value)
 
 
-@pytest.mark.parametrize("argv", [["run", "aiendpoint@01", "--target", "builtin"],
-                                  ["run", "aiendpoint@00,01", "--target", "builtin"],
-                                  ["run", "aiendpoint@09", "--target", "builtin"],
+@pytest.mark.parametrize("argv", [["run", "aiendpoint@09", "--target", "builtin"],
+                                  ["run", "aiendpoint@00,09", "--target", "builtin"],
+                                  ["targets", "aiendpoint@00,01"], ["clauses", "aiendpoint@all"],
                                   ["diff", "aiendpoint@00", "woa@00"], ["diff", "aiendpoint", "aiendpoint@01"]])
 def test_what_is_not_built_is_refused_in_one_line(argv: list[str], capsys: pytest.CaptureFixture) -> None:
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_a_revision_catalogued_but_not_judged_is_refused_by_every_judging_command(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    """A revision recorded before its tests (``judged = false``) is listed and diffed, never run:
+    `adck run`, `pytest --adck-draft` and api.run refuse it in one line, and without @ the draft
+    means the newest judged one."""
+    from dataclasses import replace
+
+    known = revisions.revisions("aiendpoint")
+    monkeypatch.setattr(revisions, "revisions", lambda short: tuple(
+        replace(r, judged=False) if short == "aiendpoint" and r.name == "01" else r for r in
+        (known if short == "aiendpoint" else revisions.revisions.__wrapped__(short))))
+    assert revisions.judged("aiendpoint").name == "00"
+    assert cli.main(["run", "aiendpoint@01", "--target", "builtin"]) == 2
+    assert "does not judge it yet; judge aiendpoint@00" in capsys.readouterr().err
+    from conformance import api
+
+    result = api.run("aiendpoint@all", "builtin", report_dir=None)
+    assert result.exit_code == 2 and "aiendpoint@01 is catalogued" in str(result.error)
+    assert cli.main(["clauses", "aiendpoint@01", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["judged"] is False
 
 
 def test_revisions_and_clauses_name_the_revision(capsys: pytest.CaptureFixture) -> None:
@@ -109,10 +131,16 @@ def test_revisions_and_clauses_name_the_revision(capsys: pytest.CaptureFixture) 
     assert {r["label"] for r in rows if r["default"]} == {f"{d}@{revisions.judged(d).name}" for d in catalog.available()}
     assert cli.main(["clauses", "aiendpoint@01", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["revision"] == "01" and not data["judged"]
+    assert data["revision"] == "01" and data["judged"] and data["label"] == "aiendpoint@01"
     by_id = {c["id"]: c for c in data["clauses"]}
-    assert by_id["AIE-6.4-03"]["section"] == "7.4" and "AIE-2.1-02" not in by_id
-    assert by_id["AIE-2.1-07"]["replaces"] == "AIE-2.1-02" and "not tested yet" in by_id["AIE-2.1-07"]["status"]
+    assert by_id["AIE-6.4-03"]["section"] == "7.4" and "AIE-2.1-02" not in by_id and "AIE-2.1-02" in data["removed"]
+    assert by_id["AIE-2.1-07"]["replaces"] == "AIE-2.1-02"
+    assert by_id["AIE-2.1-08"]["status"] == "tested" and by_id["AIE-2.1-08"]["mutants"] >= 2
+    assert cli.main(["clauses", "aiendpoint", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["revision"] == "01", "without @: the newest revision judged"
+    assert cli.main(["ambiguities", "aiendpoint@00", "--json"]) == 0
+    ids = {a["id"] for a in json.loads(capsys.readouterr().out)["ambiguities"]}
+    assert "AMB-18" in ids and "AMB-34" not in ids
 
 
 def test_the_mechanism_knows_no_draft() -> None:

@@ -38,7 +38,7 @@ def test_nothing_wraps_in_a_pipe(piped) -> None:
     assert code == 1
     assert any(len(line) > 80 for line in lines), "the output was wrapped at COLUMNS=80"
     # the verdict is one line, from the draft's name to the seed
-    verdict = [line for line in lines if line.startswith("aiendpoint: non-conformant — ")]
+    verdict = [line for line in lines if line.startswith("aiendpoint-01: non-conformant — ")]
     assert len(verdict) == 1 and verdict[0].endswith(f"seed {report['seed']}"), stdout
     # every URL a failure's evidence names is whole on one line
     urls = {re.search(r"https?://\S+", ev["request"]["url"]).group(0)
@@ -74,7 +74,7 @@ def test_the_summary_is_grouped_by_section_with_the_failure_and_its_replay(piped
     assert any(line.strip().startswith("observed:") and "405" in line for line in failure)
     replay = {r["clause"]: r["replay"] for r in report["results"]}["AIE-2.2-01"]
     assert any(line.strip() == f"replay:    {replay}" for line in failure), failure
-    assert replay.startswith("adck run aiendpoint --target builtin:get-not-allowed")
+    assert replay.startswith("adck run aiendpoint@01 --target builtin:get-not-allowed")
 
 
 def test_counts_use_proper_plurals(piped) -> None:
@@ -213,6 +213,7 @@ def test_completion_knows_commands_options_roles_formats_and_variants(tmp_path: 
     assert _complete("adck run --fo", tmp_path) == ["--format"]
     assert _complete("adck run aiendpoint --role ", tmp_path) == ["publisher", "document", "agent"]
     assert _complete("adck run adp --format json,ju", tmp_path) == ["json,junit"]
+    assert "builtin:get-not-allowed" in _complete("adck run aiendpoint@01 --target builtin:get", tmp_path)
     assert "builtin:get-not-allowed" in _complete("adck run aiendpoint --target builtin:get", tmp_path)
 
 

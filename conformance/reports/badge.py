@@ -26,7 +26,7 @@ import json
 import re
 
 from conformance.reports.model import Report
-from conformance.reports.verdict import declared
+from conformance.reports.verdict import declared, judged, revision_name
 
 #: shields.io's colour names, and their values for the SVG (anybadge has no "brightgreen", and
 #: its "lightgrey" is too light for white text).
@@ -37,7 +37,13 @@ SVG_COLOR = {"brightgreen": "#4c1", "green": "#97ca00", "red": "#e05d44", "light
 
 def draft_tag(report: Report) -> str:
     """The draft with its revision, short: ``adp-00`` (draft-xu-...-profile-00), ``aid v1``
-    (aid-v1-2025-06-19); the short name alone when the id has neither."""
+    (aid-v1-2025-06-19); the short name alone when the id has neither. A run of several
+    revisions names the newest that passed (:func:`_shown_revision`)."""
+    shown = _shown_revision(report)
+    if shown is not None:
+        return revision_name(report.draft["short"], shown["name"])
+    if report.draft.get("revision"):
+        return judged(report)
     short, draft_id = report.draft["short"], report.draft.get("id", "")
     if draft_id.startswith("draft-") and (m := re.search(r"-(\d{2})$", draft_id)):
         return f"{short}-{m.group(1)}"
@@ -46,9 +52,23 @@ def draft_tag(report: Report) -> str:
     return short
 
 
+def _shown_revision(report: Report) -> dict | None:
+    """Of a whole run of several revisions, the one the badge shows: the newest that passed (no
+    MUST failed or unverified), or the newest judged when none did. None for a run of one."""
+    if not report.revisions or report.summary.partial or report.summary.level == "not-judged":
+        return None
+    passed = [e for e in report.revisions if e["level"] in ("full", "conformant")]
+    return (passed or report.revisions)[-1]
+
+
 def verdict(report: Report) -> tuple[str, str]:
     """(the verdict in a few words, its colour)."""
     s = report.summary
+    shown = _shown_revision(report)
+    if shown is not None:
+        level = shown["level"]
+        return (f"{shown['draft_level']} {level}" if shown["draft_level"] and level != "non-conformant" else level,
+                _COLOR.get(level, _COLOR["partial"]))
     if s.level == "not-judged":
         return "not judged", _COLOR["not-judged"]
     if s.partial and s.level == "non-conformant":

@@ -31,7 +31,7 @@ from markupsafe import Markup, escape
 from conformance import catalog
 from conformance.reports import quotes
 from conformance.reports.model import Report, evidence_line
-from conformance.reports.verdict import declared, draft_level_line, headline, readings, traffic
+from conformance.reports.verdict import declared, draft_level_line, headline, judged, readings, revision_verdict, traffic
 
 TEMPLATES = Path(__file__).with_name("templates")
 OUTCOMES = ("fail", "error", "untestable", "pass", "not-applicable")
@@ -200,6 +200,8 @@ def context(report: Report) -> dict[str, Any]:
         "lead_of": {r["clause"]: quotes.lead_of(data["draft"]["short"], r["clause"]) for r in data["results"]},
         "markdown": is_markdown(data["draft"]["short"]),
         "headline": headline(report),
+        "judged": judged(report),
+        "revision_verdicts": {e["name"]: revision_verdict(e) for e in report.revisions},
         "level_word": level_word,
         # the band's colour: a partial run's level is "partial" (model.summarize), never full
         "tone": s["level"],

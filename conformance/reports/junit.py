@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 
 from conformance.reports.model import FAIL_ON, ClauseResult, Report
 from conformance.reports import quotes
-from conformance.reports.verdict import cut, headline, readings
+from conformance.reports.verdict import cut, headline, judged, readings, revision_verdict
 
 _PAST = {"fail": "failed", "error": "could not be evaluated"}
 
@@ -110,13 +110,16 @@ def _verdict_case(suite: ET.Element, report: Report) -> str:
 
 def to_junit(report: Report) -> str:
     results = report.results
-    suite = ET.Element("testsuite", {"name": f"adck.{report.draft['short']}", "tests": str(len(results))})
+    suite = ET.Element("testsuite", {"name": f"adck.{judged(report)}", "tests": str(len(results))})
     props = ET.SubElement(suite, "properties")
     s = report.summary
     pairs = [("target", report.target["spec"]), ("seed", str(report.seed)),
              ("requests_sent", str(report.requests_sent)), ("level", s.level),
              ("partial", "true" if s.partial else "false"), ("verdict", headline(report)),
              ("fail_on", s.fail_on), ("exit_status", str(s.exit_status))]
+    pairs.insert(0, ("revision", report.draft.get("label", report.draft["short"])))
+    for e in report.revisions:  # a run of several revisions: each one's verdict
+        pairs.append((f"verdict_{e['label']}", revision_verdict(e)))
     if report.baseline:
         pairs.append(("baseline_file", report.baseline["path"]))
     for d in report.target.get("declarations") or ():  # the choices the verdict was reached under

@@ -6,7 +6,8 @@ import re
 
 from conformance.reports.model import Report, evidence_line
 from conformance.reports import quotes
-from conformance.reports.verdict import cut, draft_level_line, headline, readings, unverified_because
+from conformance.reports.verdict import (cut, draft_level_line, headline, judged, readings, revision_verdict,
+                                         unverified_because)
 
 _ICON = {"pass": "✅", "fail": "❌", "error": "💥", "untestable": "⚠️", "not-applicable": "➖"}
 
@@ -45,11 +46,25 @@ def _block(value: str) -> list[str]:
     return [fence + "text", *value.splitlines(), fence]
 
 
+def _revisions(report: Report) -> list[str]:
+    """A run of several revisions: each one's verdict and the clauses where they differ (the
+    tables below are the newest one's)."""
+    if not report.revisions:
+        return []
+    out = ["", "## Revisions judged", "",
+           f"One set of requests ({report.requests_sent}), judged under each revision; the tables below are "
+           f"{judged(report)}'s.", "", "| revision | draft | verdict | clauses only some revisions hold |", "|---|---|---|---|"]
+    for e in reversed(report.revisions):
+        differs = ", ".join(f"{d['clause']} ({d['keyword']}) {d['outcome']}" for d in e["differs"]) or "none"
+        out.append(f"| {e['label']} | {e['draft']} | {revision_verdict(e)} | {differs} |")
+    return out
+
+
 def to_markdown(report: Report, every_clause: bool = True) -> str:
     """report.md; ``every_clause=False`` leaves out the table of every clause (a job summary)."""
     s = report.summary
     lines = [
-        f"# adck: {report.draft['short']} — **{draft_level_line(report) if s.draft_levels and not s.partial else s.level}**",
+        f"# adck: {judged(report)} — **{draft_level_line(report) if s.draft_levels and not s.partial else s.level}**",
         "",
         f"**{headline(report)}**",
         "",
@@ -66,6 +81,7 @@ def to_markdown(report: Report, every_clause: bool = True) -> str:
         lines.append("- **partial run**: the verdict speaks only of the clauses checked, never of the whole draft "
                      f"({'; '.join(s.partial_reasons)})")
     lines += _baseline(report)
+    lines += _revisions(report)
     lines += ["", "| level | pass | fail | error | untestable | not applicable |", "|---|---|---|---|---|---|"]
     for lvl in ("MUST", "SHOULD"):
         c = s.counts[lvl]

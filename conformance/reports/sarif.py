@@ -293,7 +293,8 @@ def to_sarif_many(reports: list[Report]) -> str:
             "toolExecutionNotifications": notes,
         }],
         "results": results,
-        "properties": {"verdicts": [{"draft": rep.draft["short"], "target": rep.target.get("description", ""),
+        "properties": {"verdicts": [{"draft": rep.draft["short"], "revision": rep.draft.get("label", rep.draft["short"]),
+                                     "target": rep.target.get("description", ""),
                                      "level": rep.summary.level, "partial": rep.summary.partial,
                                      # the choices the verdict was reached under (--declare)
                                      "declared": [str(d.get("shown") or d.get("name", ""))

@@ -23,7 +23,8 @@ from rich.text import Text
 from conformance.reports.model import Report, evidence_line
 from conformance.reports import quotes
 from conformance.reports.safe import text as safe
-from conformance.reports.verdict import cut, declared, draft_level_line, headline, plural, readings, traffic, unverified_because
+from conformance.reports.verdict import (cut, declared, draft_level_line, headline, judged, plural, readings, traffic,
+                                         unverified_because)
 
 _OUTCOME_STYLE = {"pass": "green", "fail": "bold red", "error": "bold magenta",
                   "untestable": "yellow", "not-applicable": "dim"}
@@ -44,11 +45,11 @@ def line(value: object, limit: int | None = None) -> str:
 
 
 def verdict_line(report: Report) -> str:
-    """``aiendpoint: non-conformant — MUST 2 passed, 1 failed, 55 unverified; SHOULD ...``"""
+    """``aiendpoint-01: non-conformant — MUST 2 passed, 1 failed, 55 unverified; SHOULD ...``"""
     s = report.summary
     c = s.counts
     verdict = draft_level_line(report) if s.draft_levels and not s.partial else s.level
-    return (f"{report.draft['short']}: {verdict} — MUST {c['MUST']['pass']} passed, {c['MUST']['fail']} failed, "
+    return (f"{judged(report)}: {verdict} — MUST {c['MUST']['pass']} passed, {c['MUST']['fail']} failed, "
             f"{len(s.must_unverified)} unverified; SHOULD {c['SHOULD']['pass']} passed, "
             f"{c['SHOULD']['fail']} failed; {traffic(report)}; seed {report.seed}")
 
@@ -116,7 +117,7 @@ def summary(report: Report) -> Iterator[Text]:
     roles = ", ".join(line(x) for x in report.roles)
     what = "role" if len(report.roles) == 1 else "roles"
     said = f"; {line(declared(report))}" if declared(report) else ""
-    yield Text(f"{line(report.draft['short'])} ({line(report.draft.get('id', ''))}) on "
+    yield Text(f"{line(judged(report))} ({line(report.draft.get('id', ''))}) on "
                f"{line(report.target.get('spec', ''))}; {what}: {roles}{said}", "bold")
     for section, results in sections(report):
         bad = [r for r in results if r.outcome in ("fail", "error")]
@@ -126,7 +127,7 @@ def summary(report: Report) -> Iterator[Text]:
         for r in bad:
             yield from failure(report, r)
     style = _LEVEL_STYLE.get(s.level, "")
-    if s.partial:
+    if s.partial or report.revisions:  # what was checked; each revision's verdict
         yield Text(line(headline(report)), style)
     yield Text(line(verdict_line(report)), style)
     for note in notes(report):

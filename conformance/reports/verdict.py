@@ -12,7 +12,8 @@ _PAST = {"pass": "passed", "fail": "failed", "error": "could not be evaluated",
 def headline(report: Report) -> str:
     """The verdict in one line, never claiming more than was checked.
 
-    A whole run: ``aiendpoint: full``. A partial run names what it checked
+    A whole run: ``aiendpoint-01: full`` (the revision judged); of several revisions, each one's
+    verdict, newest first (:func:`revisions_line`). A partial run names what it checked
     (``AIE-3.1-01 passed``) and says it is partial, never ``conformant``. A baseline never
     changes the verdict; it adds what it did: ``aiendpoint: non-conformant; 2 failures
     expected by the baseline``.
@@ -23,11 +24,45 @@ def headline(report: Report) -> str:
     return f"{line}; {note(report)}" if note(report) else line
 
 
+def revision_name(short: str, revision: str) -> str:
+    """A draft and its revision as its texts name them: ``aiendpoint-01`` (an Internet-Draft's
+    number), ``aid v1.2``; the draft alone when no revision is recorded."""
+    if not revision:
+        return short
+    return f"{short}-{revision}" if revision.isdigit() else f"{short} {revision}"
+
+
+def judged(report: Report) -> str:
+    """What the verdict speaks of: the draft and the revision judged (``aiendpoint-01``)."""
+    return revision_name(report.draft["short"], report.draft.get("revision", ""))
+
+
+def revision_verdict(entry: dict) -> str:
+    """One revision's verdict from ``Report.revisions``: ``-00 conformant (2 SHOULD failed)``."""
+    c, name = entry["counts"], entry["name"]
+    parts = [f"{n} {what}" for n, what in ((c["MUST"]["fail"] + c["MUST"]["error"], "MUST failed"),
+                                            (len(entry["must_unverified"]), "MUST unverified"),
+                                            (c["SHOULD"]["fail"] + c["SHOULD"]["error"], "SHOULD failed")) if n]
+    level = f"{entry['draft_level']} {entry['level']}" if entry.get("draft_level") and entry["level"] in (
+        "full", "conformant") else entry["level"]
+    return f"{'-' if name.isdigit() else ''}{name} {level}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def revisions_line(report: Report) -> str | None:
+    """A run of several revisions, newest first: ``aiendpoint: -01 full; -00 conformant (2 SHOULD
+    failed)``; None for a run of one."""
+    if not report.revisions:
+        return None
+    return f"{report.draft['short']}: " + "; ".join(revision_verdict(e) for e in reversed(report.revisions))
+
+
 def _verdict(report: Report) -> str:
     s = report.summary
-    draft = report.draft["short"]
+    draft = judged(report)
     if s.level == "not-judged":
         return f"{draft}: not judged: {s.not_judged}"
+    if not s.partial and revisions_line(report):
+        return str(revisions_line(report))
     if s.draft_levels and not s.partial:
         return f"{draft}: {draft_level_line(report)}"
     if not s.partial:
