@@ -890,7 +890,11 @@ def _replay_template(config: pytest.Config, state: RunState) -> str:
     if template:
         return template
     assert state.profile and state.target
-    parts = ["pytest", "--pyargs", state.profile.suite, "--adck-target", state.target.spec]
+    # the revisions judged, named: the replay judges the same text when a newer one becomes the default
+    names = ",".join(p.revision for p in state.judged)
+    draft = [f"{state.profile.short}@{names}"] if names else []
+    parts = ["pytest", "--pyargs", state.profile.suite, *(["--adck-draft", *draft] if draft else []),
+             "--adck-target", state.target.spec]
     if config.getoption("adck_ca_bundle"):
         parts += ["--adck-ca-bundle", config.getoption("adck_ca_bundle")]
     for c in config.getoption("adck_connect_to"):

@@ -330,6 +330,17 @@ def test_action_run_steps_execute_locally(tmp_path):
     assert "aiendpoint" in summary and "non-conformant" in summary
 
 
+def test_action_takes_a_draft_with_its_revisions(tmp_path):
+    """draft: aiendpoint@00,01 judges both revisions in one run; the reports and the job summary
+    say each one's verdict."""
+    statuses, outputs, summary = _run_action({"draft": "aiendpoint@00,01", "target": "builtin", "formats": "json,md",
+                                              "report-dir": "out"}, tmp_path)
+    assert outputs["adck"]["exit-code"] == "0" and statuses == [0, 0]
+    report = json.loads((tmp_path / "out" / "report.json").read_text("utf-8"))
+    assert [r["label"] for r in report["revisions"]] == ["aiendpoint@00", "aiendpoint@01"]
+    assert "aiendpoint: -01 full; -00 full" in summary
+
+
 def test_action_passes_declarations_and_credentials_from_the_environment(tmp_path, monkeypatch):
     """declare and header-env reach adck run; the token comes from the step's environment (a
     secret), never an input, and no report holds it."""

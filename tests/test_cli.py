@@ -211,7 +211,18 @@ def test_plain_pytest_route(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "AIE-3.3-17 (§3.3, MUST, document)" in bad.stdout
     replay = json.loads((tmp_path / "report.json").read_text("utf-8"))["results"]
     cmd = next(r["replay"] for r in replay if r["outcome"] == "fail")
-    assert cmd.startswith("pytest --pyargs conformance.aiendpoint --adck-target builtin:method-lowercase")
+    assert cmd.startswith("pytest --pyargs conformance.aiendpoint --adck-draft aiendpoint@01 "
+                          "--adck-target builtin:method-lowercase")
+    # --adck-draft names the revisions: one (its verdict), several (each one's), or one refused in one line
+    old = subprocess.run(base + ["--adck-draft", "aiendpoint@00", "--adck-target", "builtin"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert old.returncode == 0 and "aiendpoint-00: full" in old.stdout, old.stdout[-2000:]
+    both = subprocess.run(base + ["--adck-draft", "aiendpoint@all", "--adck-target", "builtin"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert both.returncode == 0 and "aiendpoint: -01 full; -00 full" in both.stdout, both.stdout[-2000:]
+    wrong = subprocess.run(base + ["--adck-draft", "woa@00", "--adck-target", "builtin"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+    assert wrong.returncode == 4 and "the suite collected is aiendpoint's" in wrong.stderr, wrong.stderr
     none = subprocess.run([sys.executable, "-m", "pytest", "--pyargs", "conformance.aiendpoint", "-q",
                            "-p", "no:cacheprovider"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert none.returncode == 4 and "pass --adck-target" in none.stdout + none.stderr
