@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conformance import catalog, cli, revisions
+from conformance.reports import render
 from conformance.catalog import CatalogError
 from tests.test_catalog import uncovered_keywords
 
@@ -148,3 +149,27 @@ def test_the_mechanism_knows_no_draft() -> None:
     source = (ROOT / "conformance" / "revisions.py").read_text("utf-8")
     for draft in catalog.available():
         assert f'"{draft}"' not in source and f"'{draft}'" not in source
+
+
+def test_several_revisions_are_judged_from_one_set_of_requests() -> None:
+    """`adck run aiendpoint@all` on a publisher whose /ai copy differs: -01 fails it (AIE-2.1-08,
+    and the alias itself, AIE-2.1-06), -00's judgement (AIE-2.1-03) stands beside it, each the
+    verdict a run of that revision alone gives, from no more requests than the larger of those
+    two runs: every probe is sent once and judged under both."""
+    from tests.conftest import failing, quiet_run
+
+    target = "builtin:alias-names-another-service"
+    both = quiet_run("aiendpoint@all", target).report
+    alone = {name: quiet_run(f"aiendpoint@{name}", target).report for name in ("00", "01")}
+    by = {e["name"]: e for e in both.revisions}
+    assert [e["label"] for e in both.revisions] == ["aiendpoint@00", "aiendpoint@01"]
+    for name, report in alone.items():
+        assert (by[name]["level"], set(by[name]["not_passed"])) == (report.summary.level, failing(report)), name
+    assert {"AIE-2.1-06", "AIE-2.1-08"} <= set(by["01"]["not_passed"]) and "AIE-2.1-03" in by["00"]["not_passed"]
+    assert both.draft["label"] == "aiendpoint@01" and failing(both) == failing(alone["01"])
+    assert render.headline(both).startswith("aiendpoint: -01 non-conformant (1 MUST failed, 1 SHOULD failed); "
+                                            "-00 non-conformant (1 MUST failed)"), render.headline(both)
+    differs = {d["clause"]: d["outcome"] for d in by["01"]["differs"]}
+    assert differs["AIE-2.1-08"] == "fail" and "AIE-2.1-03" in {d["clause"] for d in by["00"]["differs"]}
+    assert both.requests_sent == max(r.requests_sent for r in alone.values()), \
+        (both.requests_sent, {n: r.requests_sent for n, r in alone.items()})
