@@ -369,11 +369,24 @@ def _code(text: str) -> str:
 def to_markdown(d: Diff) -> str:
     """The diff a person reads: counts first, then each kind of change, every sentence quoted."""
 
+    named = {c.id: c for c in (*d.added, *(c for c, _ in d.removed), *(x.old for x in d.changed),
+                                *(x.new for x in d.changed))}
+
     def tests(cid: str) -> str:
         bound = d.tests.get(cid, ())
-        return ", ".join(f"`{t}`" for t in bound) if bound else "no test yet"
+        if bound:
+            return ", ".join(f"`{t}`" for t in bound)
+        clause = named.get(cid)
+        if clause is not None and clause.untestable:
+            return "none, catalogued untestable (`adck clauses` says why)"
+        if clause is not None and clause.level == "MAY":
+            return "none (a MAY: what it permits is judged by the clauses it gates)"
+        return "no test yet"
 
-    lines = [f"# {d.a.short}: -{d.a.name} to -{d.b.name}", "",
+    def rev(r: Revision) -> str:
+        return f"-{r.name}" if r.name.isdigit() else r.name
+
+    lines = [f"# {d.a.short}: {rev(d.a)} to {rev(d.b)}", "",
              f"`adck diff {d.a.label} {d.b.label}`: what {d.b.draft} ({d.b.date or 'undated'}) changes relative "
              f"to {d.a.draft} ({d.a.date or 'undated'}), from the kit's catalogs "
              f"(`profiles/{d.a.short}/`). A sentence that is the same, word for word, keeps its id.", "",
