@@ -94,6 +94,11 @@ def _restatement_groups(short: str) -> dict[str, set[str]]:
     return groups
 
 
+def implies(profile: Profile) -> dict[str, set[str]]:
+    """Clauses whose every violation is also one of broader clauses (``[implies]``): id -> those."""
+    return {cid: set(entry["also"]) for cid, entry in _floor_table(profile.short, "implies").items()}
+
+
 def one_way(profile: Profile) -> dict[str, str]:
     """Tested clauses whose sentence allows a single way of breaking it, with the reason:
     ``[one_way]`` of ``mutant-floor.toml`` (one proof needed)."""

@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance import catalog
+from conformance import revisions
 from conformance.aiendpoint.variants import VARIANTS
 from conformance.world.site import load_mutants
-from tests.conftest import assert_broken_client_fails_exactly_its_clause, failing, outcomes, quiet_run
+from tests.conftest import assert_broken_client_fails_exactly_its_clause, every_revision, failing, outcomes, quiet_run
 
 DRAFT = "aiendpoint"
-PROFILE = catalog.load(DRAFT)
 AGENT_MUTANTS = load_mutants(DRAFT, file="agent-mutants.toml")
 IN_PROCESS = "python:conformance.aiendpoint.adapter:handle"
 AS_PROCESS = f"cmd:{sys.executable} -m conformance.aiendpoint.adapter"
@@ -24,11 +23,14 @@ AS_PROCESS = f"cmd:{sys.executable} -m conformance.aiendpoint.adapter"
 
 
 
-def test_reference_agent_passes_every_agent_clause() -> None:
-    result = quiet_run(DRAFT, "builtin", roles=["agent"])
+@pytest.mark.parametrize("judged", [f"{DRAFT}@00", f"{DRAFT}@01"])
+def test_reference_agent_passes_every_agent_clause(judged: str) -> None:
+    result = quiet_run(judged, "builtin", roles=["agent"])
     report = result.report
     assert result.exit_code == 0 and report.summary.level == "full" and report.roles == ["agent"]
-    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.role == "agent"}
+    held = revisions.profile_of(DRAFT, judged.split("@")[1]).clauses
+    tested = {cid for cid, c in every_revision(DRAFT).coverage().items()
+              if c.status == "tested" and c.clause.role == "agent" and cid in held}
     assert {cid: o for cid, o in outcomes(report).items() if cid in tested and o != "pass"} == {}
     adapter = report.target["adapter"]
     assert adapter["protocol"] == "adck-harness/1" and adapter["steps"] >= len(tested)
@@ -132,7 +134,7 @@ def test_agent_reports_carry_no_credentials(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "report.json").read_text("utf-8"))
     failed = [r for r in data["results"] if r["outcome"] == "fail"]
     assert [r["clause"] for r in failed] == ["AIE-6.2-02"]
-    assert failed[0]["replay"].startswith("adck run aiendpoint --target builtin:caches-credentials --role agent")
+    assert failed[0]["replay"].startswith("adck run aiendpoint@01 --target builtin:caches-credentials --role agent")
 
 
 # ---------------------------------------------------------------- two worlds, one scenario set
@@ -263,10 +265,18 @@ quiet_for_two_hours = make_handler(QuietForTwoHours, "quiet for two hours after 
 @pytest.mark.mutants
 @pytest.mark.parametrize("handler", ["stores_nothing", "fetches_alias_after_404", "quiet_for_two_hours"])
 def test_conforming_agents_reach_full(handler: str) -> None:
-    """Readings the kit holds conforming (AMB-17, AMB-18, AMB-19) must not fail anything."""
-    report = quiet_run(DRAFT, f"python:tests.test_agent_role:{handler}", roles=["agent"]).report
-    assert {cid: o for cid, o in outcomes(report).items() if o in ("fail", "error")} == {}
-    assert report.summary.level == "full"
+    """Readings the kit holds conforming (AMB-17, AMB-18, AMB-19) must not fail anything, under
+    each revision that holds them: the fetch of /ai after a 404 is -00's MAY (4.1-03, AMB-18);
+    -01 withdraws it (the stop of 4.1-06, no probing of 4.1-07: SHOULDs, so still conformant)."""
+    report = quiet_run(f"{DRAFT}@all", f"python:tests.test_agent_role:{handler}", roles=["agent"]).report
+    failed = {cid for cid, o in outcomes(report).items() if o in ("fail", "error")}
+    levels = {r["name"]: r["level"] for r in report.revisions}
+    if handler == "fetches_alias_after_404":
+        assert failed == {"AIE-4.1-06", "AIE-4.1-07"}
+        assert levels == {"00": "full", "01": "conformant"}
+    else:
+        assert failed == set()
+        assert levels == {"00": "full", "01": "full"}
 
 
 def test_scenario_responses_carry_one_date_the_clients_clock() -> None:

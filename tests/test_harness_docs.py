@@ -23,15 +23,16 @@ PAGE = ROOT / "docs" / "harness-protocol.md"
 #: What the example earns in the agent role. It skips on purpose: backoff after 404 and 429,
 #: the size and capability limits, and aiendpoint.invoke (see its docstring). A change here
 #: is a change of the example, of the kit, or of the harness: look before updating.
+#: The run judges -01, the default revision (its /ai sentences: 2.1-09, 4.1-06, 4.1-07).
 EXPECTED = {
-    "pass": {"AIE-2.1-04", "AIE-2.2-07", "AIE-2.2-09", "AIE-2.2-10", "AIE-3.2-13", "AIE-3.3-15",
-             "AIE-3.4-06", "AIE-4.1-01", "AIE-4.1-04", "AIE-4.2-03", "AIE-4.3-01", "AIE-4.3-05",
-             "AIE-4.3-06", "AIE-4.4-01", "AIE-4.4-02", "AIE-6.2-02", "AIE-6.4-01", "AIE-6.4-02",
-             "AIE-6.4-04", "AIE-6.4-05"},
+    "pass": {"AIE-2.1-09", "AIE-2.2-07", "AIE-2.2-09", "AIE-2.2-10", "AIE-3.2-13", "AIE-3.3-15",
+             "AIE-3.4-06", "AIE-4.1-01", "AIE-4.1-06", "AIE-4.1-07", "AIE-4.2-03", "AIE-4.3-01",
+             "AIE-4.3-05", "AIE-4.3-06", "AIE-4.4-01", "AIE-4.4-02", "AIE-6.2-02", "AIE-6.4-01",
+             "AIE-6.4-02", "AIE-6.4-04", "AIE-6.4-05"},
     "fail": {"AIE-4.3-02", "AIE-4.3-04", "AIE-6.5-01", "AIE-6.5-02"},
     "not-applicable": {"AIE-4.1-05"},
     # no test: not observable from outside (catalogued), whatever the client does
-    "untestable": {"AIE-3.6-03", "AIE-4-01"},
+    "untestable": {"AIE-3.6-03", "AIE-4-01", "AIE-6-02"},
 }
 
 

@@ -135,6 +135,12 @@ def document(adck_target: Target, adck_fetcher: Fetcher, request: pytest.Fixture
 T0 = datetime(2026, 3, 15, 12, 0, tzinfo=timezone.utc)
 
 
+#: The /ai alias of 2.1, an identical copy of the document: a scenario's ``alias=True`` serves it
+#: (a route for /ai given with it then changes it, e.g. a JSON patch of the copy).
+ALIAS_ROUTE = {"path": ALIAS_PATH, "body": "document",
+               "headers": {"Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=86400"}}
+
+
 class Scenarios:
     """The scenarios one test sets up (the reference publisher's site, changed like a mutant)."""
 
@@ -147,7 +153,9 @@ class Scenarios:
         """A scenario; ``/ai`` is not served unless ``alias`` (or a route) says so, so that a
         client's use of the alias never muddles a scenario about something else."""
         routes = list(routes or [])
-        if not alias and not any(r["path"] == "/ai" for r in routes):
+        if alias:  # the reference publisher serves no /ai (-01 calls the alias NOT RECOMMENDED): an identical copy
+            routes.insert(0, dict(ALIAS_ROUTE))
+        elif not any(r["path"] == "/ai" for r in routes):
             routes.append({"path": "/ai", "status": 404, "body": "text", "text": "not found",
                            "headers": {"Content-Type": "text/plain"}, "remove_headers": ["Cache-Control"]})
         scenario = self.world.add(name, load_reference("aiendpoint"), patch=patch, routes=routes,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from conformance.aiendpoint.conftest import Client, Scenarios, each, said
+from conformance.aiendpoint.conftest import Client, Scenarios, each, redirect_chain, said
 from conformance.generated import generated, shown
 from conformance.outcomes import clause, untestable, violation
 from conformance.world.site import load_reference
@@ -151,3 +151,98 @@ def test_4_1_agent_parses_only_application_json(client: Client, scenarios: Scena
     reply = client.discover(s)
     if reply["outcome"] == "document":
         violation("the document was served as text/html and the client parsed and accepted it")
+
+
+_NOT_FOUND = {"status": 404, "text": "not found", **_TEXT}
+
+#: 404s of /.well-known/ai, each with something an agent might go on to ask for: the alias at
+#: /ai serving a document, /.well-known/ai-discovery serving one, a body that is a document.
+#: The 404 at the end of a redirect chain is the response status too.
+NOT_FOUND_CASES = {
+    "404 with a text body": [{"path": "/.well-known/ai", **_NOT_FOUND}],
+    "404 with a valid document as its body": [{"path": "/.well-known/ai", "status": 404, "body": "document"}],
+    "404 while /ai serves the document": [{"path": "/.well-known/ai", **_NOT_FOUND},
+                                          {"path": "/ai", "body": "document",
+                                           "headers": {"Content-Type": "application/json"}}],
+    "404 while /.well-known/ai-discovery serves the document": [
+        {"path": "/.well-known/ai", **_NOT_FOUND},
+        {"path": "/.well-known/ai-discovery", "body": "document", "headers": {"Content-Type": "application/json"}}],
+    "404 after a redirect": [{"path": "/.well-known/ai", "status": 302, "body": "empty",
+                              "headers": {"Location": "/moved/ai"}, "remove_headers": ["Content-Type", "Cache-Control"]},
+                             {"path": "/moved/ai", **_NOT_FOUND}],
+}
+
+
+@clause("AIE-4.1-06")
+def test_4_1_agent_stops_after_404(client: Client, scenarios: Scenarios) -> None:
+    """If the response status is 404 (Not Found), the agent SHOULD conclude that the service
+    does not publish an AI Discovery Document and stop. (The stop: after the 404 the agent
+    sends no further request to the authority in that discovery, for any path, allowed ones
+    such as /robots.txt and /.well-known/ai-discovery and /.well-known/ai itself included;
+    AMB-35. The conclusion is AIE-2.2-07's MUST; asking again later is AIE-4.3-02's.)"""
+
+    def check(item: tuple[str, list[dict]]) -> None:
+        name, routes = item
+        s = scenarios.new("not-found-stop", routes=routes)
+        reply = client.discover(s)
+        sent = s.requests()
+        at = next((i for i, r in enumerate(sent) if r.status == 404 and r.method == "GET"
+                   and r.path in ("/.well-known/ai", "/moved/ai")), None)
+        if at is None:
+            untestable(f"the client never received the 404 of /.well-known/ai ({said(reply)}; requests: "
+                       f"{', '.join(r.path for r in sent) or 'none'}; see AIE-4.1-01)")
+        after = sent[at + 1:]
+        if after:
+            violation(f"expected no further request after /.well-known/ai answered {name}; the client then sent "
+                      + ", ".join(f"{r.method} {r.path}" for r in after[:3]) + (" ..." if len(after) > 3 else ""),
+                      readings=("AMB-35",))
+
+    each(NOT_FOUND_CASES.items(), check)
+
+
+#: Paths an agent may ask besides /.well-known/ai (AMB-36): the preference-signal resources of
+#: section 6 (the Robots Exclusion Protocol's /robots.txt, the TDM Reservation Protocol's
+#: /.well-known/tdmrep.json) and the alternative well-known suffix of 8.1 (AMB-37). The
+#: Location targets of a redirect chain followed are allowed too (each case names its own).
+NOT_PROBES = frozenset({"/.well-known/ai", "/robots.txt", "/.well-known/tdmrep.json", "/.well-known/ai-discovery"})
+
+_ALIAS = {"path": "/ai", "body": "document", "headers": {"Content-Type": "application/json"}}
+
+#: Every kind of discovery, each with the alias at /ai serving the document (so a probe of it
+#: finds something) and the redirect targets the case allows.
+DISCOVERIES = {
+    "a valid document": ([], ()),
+    "a 404": ([{"path": "/.well-known/ai", **_NOT_FOUND}], ()),
+    "a 500": ([{"path": "/.well-known/ai", "status": 500, "text": "oops", **_TEXT}], ()),
+    "a 503 with Retry-After": ([{"path": "/.well-known/ai", "status": 503, "text": "busy",
+                                 "body": "text", "headers": {"Content-Type": "text/plain", "Retry-After": "120"},
+                                 "remove_headers": ["Cache-Control"]}], ()),
+    "a body that is not JSON": ([{"path": "/.well-known/ai", "body": "text", "text": "{not json"}], ()),
+    "a document missing service": ([{"path": "/.well-known/ai", "patch": [{"op": "remove", "path": "/service"}]}], ()),
+    "a document after two redirects": (redirect_chain(2), ("/hop/1", "/hop/2")),
+}
+
+
+@clause("AIE-4.1-07")
+def test_4_1_agent_does_not_probe_alternative_paths(client: Client, scenarios: Scenarios) -> None:
+    """Agents SHOULD NOT probe alternative paths such as "/ai": such paths are commonly used
+    for unrelated purposes, and probing them increases request volume for no reliable gain.
+    (Judged on every discovery, whatever /.well-known/ai answers: a valid document, 404, 5xx,
+    a body that is not JSON, an invalid document, a redirect chain. Any request for another
+    path than /.well-known/ai departs from it, except the Location targets of the chain
+    followed, /robots.txt-style preference signals and /.well-known/ai-discovery; AMB-36.)"""
+
+    def check(item: tuple[str, tuple[list[dict], tuple[str, ...]]]) -> None:
+        name, (routes, hops) = item
+        s = scenarios.new("no-probing", routes=[*routes, _ALIAS])
+        reply = client.discover(s)
+        sent = s.requests()
+        if not sent:
+            untestable(f"the client sent no request at all ({said(reply)}; see AIE-4.1-01)")
+        probes = [r for r in sent if r.path not in NOT_PROBES and r.path not in hops]
+        if probes:
+            violation(f"expected requests for /.well-known/ai (and its redirects, preference signals, "
+                      f"/.well-known/ai-discovery) only; when /.well-known/ai answered {name} the client also sent "
+                      + ", ".join(f"{r.method} {r.path}" for r in probes[:3]), readings=("AMB-36",))
+
+    each(DISCOVERIES.items(), check)

@@ -679,3 +679,99 @@ VARIANTS.update({
     "invokes-beyond-limit": InvokesBeyondLimit,
     "ignores-certificate-dates": IgnoresCertificateDates,
 })
+
+
+# ---------------------------------------------------------------- -01: another path, the stop, probing
+# -01 makes /.well-known/ai the only source of the document (2.1-09), has the agent stop after a
+# 404 (4.1-06) and not probe alternative paths (4.1-07). Asking /.well-known/ai-discovery (the
+# alternative suffix of 8.1) and /robots.txt is not probing (AMB-36, AMB-37): the 2.1-09 and
+# 4.1-06 variants ask those only, so each fails its clause alone.
+
+
+class _AlsoAsks(ReferenceAgent):
+    """Asks ``path`` of the authority, and goes on as the reference (what it got is ignored)."""
+
+    def also_ask(self, origin: str, path: str) -> Fetch:
+        return self.fetcher.fetch(origin + path)
+
+
+class AcceptsSuffixAfterServerError(_AlsoAsks):
+    """2.1: when /.well-known/ai answers 5xx, accepts the document /.well-known/ai-discovery serves."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        if fetch.final is not None and fetch.final.status >= 500:
+            other = self.also_ask(origin, "/.well-known/ai-discovery")
+            if other.final is not None and other.final.status == 200:
+                return super().conclude(origin, other, now)
+        return super().conclude(origin, fetch, now)
+
+
+class AcceptsSuffixOverInvalid(_AlsoAsks):
+    """2.1: when /.well-known/ai's 200 is not a valid document, accepts /.well-known/ai-discovery's instead."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        found = super().conclude(origin, fetch, now)
+        final = fetch.final
+        if found.outcome == "none" and final is not None and final.status == 200:
+            other = self.also_ask(origin, "/.well-known/ai-discovery")
+            if other.final is not None and other.final.status == 200:
+                return super().conclude(origin, other, now)
+        return found
+
+
+class ReadsRobotsAfter404(_AlsoAsks):
+    """4.1: after a 404 concludes there is no document, but goes on to read /robots.txt."""
+
+    def not_found(self, origin: str, now: datetime) -> Discovery:
+        answer = super().not_found(origin, now)
+        self.also_ask(origin, "/robots.txt")
+        return answer
+
+
+class AsksSuffixAfter404(_AlsoAsks):
+    """4.1: after a 404 asks /.well-known/ai-discovery too (and, finding a document there, still reports none)."""
+
+    def not_found(self, origin: str, now: datetime) -> Discovery:
+        answer = super().not_found(origin, now)
+        self.also_ask(origin, "/.well-known/ai-discovery")
+        return answer
+
+
+class ProbesAliasAfterServerError(_AlsoAsks):
+    """4.1: when /.well-known/ai answers 5xx, asks /ai (and ignores what it says)."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        if fetch.final is not None and fetch.final.status >= 500:
+            self.also_ask(origin, "/ai")
+        return super().conclude(origin, fetch, now)
+
+
+class ComparesWithAlias(_AlsoAsks):
+    """4.1: after every 200 of /.well-known/ai, asks /ai as well, to compare (and keeps /.well-known/ai's)."""
+
+    def fetch_document(self, origin: str) -> Fetch:
+        fetch = super().fetch_document(origin)
+        if fetch.final is not None and fetch.final.status == 200:
+            self.also_ask(origin, "/ai")
+        return fetch
+
+
+class GuessesApiPath(_AlsoAsks):
+    """4.1: when /.well-known/ai's 200 is not a valid document, guesses /api/ai (and ignores it)."""
+
+    def conclude(self, origin: str, fetch: Fetch, now: datetime) -> Discovery:
+        found = super().conclude(origin, fetch, now)
+        if found.outcome == "none" and fetch.final is not None and fetch.final.status == 200:
+            self.also_ask(origin, "/api/ai")
+        return found
+
+
+VARIANTS.update({
+    "accepts-suffix-after-server-error": AcceptsSuffixAfterServerError,
+    "accepts-suffix-over-invalid": AcceptsSuffixOverInvalid,
+    "reads-robots-after-404": ReadsRobotsAfter404,
+    "asks-suffix-after-404": AsksSuffixAfter404,
+    "probes-alias-after-server-error": ProbesAliasAfterServerError,
+    "compares-with-alias": ComparesWithAlias,
+    "guesses-api-path": GuessesApiPath,
+})
