@@ -295,7 +295,7 @@ def test_every_format_names_the_declarations_and_replays_carry_them(tmp_path: Pa
     assert cli.main(argv) == 1
     first = capsys.readouterr().out.splitlines()[0]
     words = "declared: max-top-k=50, top-k-above-max=reject, default-top-k=5"
-    assert first.startswith("aidre (draft-batum-aidre-00) on builtin:declared-reject-but-clamps") and words in first
+    assert first.startswith("aidre-00 (draft-batum-aidre-00) on builtin:declared-reject-but-clamps") and words in first
     data = json.loads((reports / "report.json").read_text("utf-8"))
     jsonschema.validate(data, json.loads(SCHEMA.read_text("utf-8")))
     by = {d["shown"]: d["by"] for d in data["target"]["declarations"]}
