@@ -119,3 +119,18 @@ def test_a_clause_run_names_only_the_roles_of_the_clauses_it_checked(tmp_path) -
     both = _report([ClauseResult(clause="X", section="1", level="MUST", keyword="MUST", role=role, text="t",
                                  outcome="pass", message="") for role in ("document", "publisher")], partial=True)
     assert badge.parts(both)[1].split(" · ")[1] == "publisher, document"
+
+
+def test_a_run_of_several_revisions_names_the_newest_that_passed() -> None:
+    """An agent that takes a document from /.well-known/ai-discovery after a 5xx breaks a sentence
+    -01 added (AIE-2.1-09) and none of -00's: judged @all, the badge says what holds, -00 full, and
+    never -01; when both pass it names -01; when none passes, the newest judged, red."""
+    from tests.conftest import quiet_run
+
+    older = quiet_run("aiendpoint@all", "builtin:accepts-suffix-after-server-error", roles=["agent"]).report
+    assert [e["level"] for e in older.revisions] == ["full", "non-conformant"]
+    assert badge.parts(older)[0] == "adck aiendpoint-00" and badge.parts(older)[1].startswith("full · agent")
+    both = quiet_run("aiendpoint@all", "builtin").report
+    assert badge.parts(both)[0] == "adck aiendpoint-01" and badge.parts(both)[2] == "brightgreen"
+    none = quiet_run("aiendpoint@all", "builtin:alias-names-another-service").report
+    assert badge.parts(none)[:3:2] == ("adck aiendpoint-01", "red")

@@ -173,3 +173,18 @@ def test_several_revisions_are_judged_from_one_set_of_requests() -> None:
     assert differs["AIE-2.1-08"] == "fail" and "AIE-2.1-03" in {d["clause"] for d in by["00"]["differs"]}
     assert both.requests_sent == max(r.requests_sent for r in alone.values()), \
         (both.requests_sent, {n: r.requests_sent for n, r in alone.items()})
+
+
+def test_check_and_targets_take_one_revision(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    """`adck check --draft aiendpoint@00 FILE` judges the file under -00 (its SARIF names it);
+    `adck targets aiendpoint@00` lists the variants, a -00-only one with its command under -00."""
+    document = ROOT / "fixtures" / "aiendpoint" / "document.json"
+    sarif = tmp_path / "out.sarif"
+    assert cli.main(["check", "--draft", "aiendpoint@00", str(document), "--sarif", str(sarif)]) == 0
+    verdicts = json.loads(sarif.read_text("utf-8"))["runs"][0]["properties"]["verdicts"]
+    assert [v["revision"] for v in verdicts] == ["aiendpoint@00"]
+    capsys.readouterr()
+    assert cli.main(["targets", "aiendpoint@00", "--json"]) == 0
+    broken = {v["name"]: v for v in json.loads(capsys.readouterr().out)["broken"]}
+    assert broken["alias-differs"]["command"] == "adck run aiendpoint@00 --target builtin:alias-differs"
+    assert broken["alias-names-another-service"]["command"].startswith("adck run aiendpoint@01 ")
