@@ -456,6 +456,11 @@ def _check_selection(config: pytest.Config, profile: catalog.Profile, target: Ta
                                     f"(it can be: {', '.join(target.roles)})")
     wanted = set(config.getoption("adck_clause"))
     unknown = wanted - profile.clauses.keys()
+    elsewhere = {cid: r for cid in unknown for r in [revisions.holding(profile.short, cid)] if r is not None}
+    if elsewhere:  # a sentence of a revision this run does not judge (AIE-2.1-03 is -00's)
+        cid, held = sorted(elsewhere.items())[0]
+        raise pytest.UsageError(f"--clause {cid}: a clause of {held.label}, which this run ({profile.label}) does not "
+                                f"judge; run {held.label} (or {profile.short}@all)")
     if unknown:
         raise pytest.UsageError(f"unknown clause(s) {', '.join(sorted(unknown))}; see `adck clauses {profile.short}`")
     from conformance import preflight

@@ -97,11 +97,14 @@ def test_an_unknown_revision_is_one_line_naming_the_known(spec: str) -> None:
 @pytest.mark.parametrize("argv", [["run", "aiendpoint@09", "--target", "builtin"],
                                   ["run", "aiendpoint@00,09", "--target", "builtin"],
                                   ["targets", "aiendpoint@00,01"], ["clauses", "aiendpoint@all"],
+                                  ["run", "aiendpoint", "--target", "builtin", "--clause", "AIE-2.1-03"],
                                   ["diff", "aiendpoint@00", "woa@00"], ["diff", "aiendpoint", "aiendpoint@01"]])
 def test_what_is_not_built_is_refused_in_one_line(argv: list[str], capsys: pytest.CaptureFixture) -> None:
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    if "--clause" in argv:  # a sentence of a revision the run does not judge: the one that holds it
+        assert "a clause of aiendpoint@00, which this run (aiendpoint@01) does not judge" in err
 
 
 def test_a_revision_catalogued_but_not_judged_is_refused_by_every_judging_command(
