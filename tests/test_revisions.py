@@ -176,6 +176,13 @@ def test_several_revisions_are_judged_from_one_set_of_requests() -> None:
     assert differs["AIE-2.1-08"] == "fail" and "AIE-2.1-03" in {d["clause"] for d in by["00"]["differs"]}
     assert both.requests_sent == max(r.requests_sent for r in alone.values()), \
         (both.requests_sent, {n: r.requests_sent for n, r in alone.items()})
+    # every rendering carries each revision's verdict
+    from conformance.reports import html, junit, markdown
+
+    md, page, xml = markdown.to_markdown(both), html.to_html(both), junit.to_junit(both)
+    assert "## Revisions judged" in md and "| aiendpoint@00 | draft-aiendpoint-ai-discovery-00 | -00 non-conformant" in md
+    assert 'class="revisions"' in page and "AIE-2.1-08 (MUST) fail" in page
+    assert 'name="verdict_aiendpoint@00" value="-00 non-conformant (1 MUST failed)"' in xml
 
 
 def test_check_and_targets_take_one_revision(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
