@@ -7,7 +7,8 @@ and ``adck diff``; the mechanism is the same for every draft (``conformance/revi
 * an unchanged sentence keeps its id in every revision; a changed one gets a new id and names
   the one it replaces; a removed one is listed with what became of it;
 * ``docs/revisions/aiendpoint-00-01.md`` is what ``adck diff aiendpoint@00 aiendpoint@01``
-  writes (regenerate it with that command and ``-o``).
+  writes, ``docs/revisions/aid-v1-v1.2.md`` what ``adck diff aid@v1 aid@v1.2`` writes
+  (regenerate each with its command and ``-o``).
 """
 
 from __future__ import annotations
@@ -69,14 +70,18 @@ def test_aiendpoint_01_changes_what_its_text_changes() -> None:
     assert "AIE-2.1-03" in d.tests and d.tests["AIE-2.1-03"], "the tests a change touches are named"
 
 
-def test_the_diff_document_is_what_adck_diff_writes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+@pytest.mark.parametrize("a, b, doc, changed", [("aiendpoint@00", "aiendpoint@01", "aiendpoint-00-01.md", 4),
+                                                 ("aid@v1", "aid@v1.2", "aid-v1-v1.2.md", 33)])
+def test_the_diff_document_is_what_adck_diff_writes(a: str, b: str, doc: str, changed: int, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "d.md"
-    assert cli.main(["diff", "aiendpoint@00", "aiendpoint@01", "-o", str(out)]) == 0
-    assert out.read_text("utf-8") == (ROOT / "docs/revisions/aiendpoint-00-01.md").read_text("utf-8"), \
-        "docs/revisions/aiendpoint-00-01.md is stale: adck diff aiendpoint@00 aiendpoint@01 -o it"
-    assert cli.main(["diff", "aiendpoint@00", "aiendpoint@01", "--json"]) == 0
+    assert cli.main(["diff", a, b, "-o", str(out)]) == 0
+    assert out.read_text("utf-8") == (ROOT / "docs/revisions" / doc).read_text("utf-8"), \
+        f"docs/revisions/{doc} is stale: adck diff {a} {b} -o it"
+    assert cli.main(["diff", a, b, "--json"]) == 0
     data = json.loads(capsys.readouterr().out.split("\n", 1)[1])  # after the "written:" line
-    assert data["from"]["revision"] == "00" and data["to"]["revision"] == "01" and len(data["changed"]) == 4
+    assert data["from"]["revision"] == a.split("@")[1] and data["to"]["revision"] == b.split("@")[1]
+    assert len(data["changed"]) == changed
 
 
 @pytest.mark.parametrize("spec, expected", [("aiendpoint", ["01"]), ("aiendpoint@00", ["00"]),
