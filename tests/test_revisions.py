@@ -71,7 +71,8 @@ def test_aiendpoint_01_changes_what_its_text_changes() -> None:
 
 
 @pytest.mark.parametrize("a, b, doc, changed", [("aiendpoint@00", "aiendpoint@01", "aiendpoint-00-01.md", 4),
-                                                 ("aid@v1", "aid@v1.2", "aid-v1-v1.2.md", 33)])
+                                                 ("aid@v1", "aid@v1.2", "aid-v1-v1.2.md", 33),
+                                                 ("aid@v1.2", "aid@v2.1", "aid-v1.2-v2.1.md", 60)])
 def test_the_diff_document_is_what_adck_diff_writes(a: str, b: str, doc: str, changed: int, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "d.md"
