@@ -68,7 +68,7 @@ class Catalog:
     removed: dict[str, str] = field(default_factory=dict)
     #: New id -> the id of the earlier clause whose sentence it is the changed form of.
     replaces: dict[str, str] = field(default_factory=dict)
-    #: Ambiguity id -> how this revision's text resolves it.
+    #: Ambiguity id -> how this revision's text, or an earlier one's, resolved it.
     resolved: dict[str, str] = field(default_factory=dict)
 
 
@@ -174,11 +174,12 @@ def catalog_of(short: str, name: str) -> Catalog:
             replaces[entry["id"]] = old
     clauses = _in_text_order(clauses, before.clauses, replaces)
     ambiguities = dict(before.ambiguities)
-    resolved = {aid: " ".join(str(how).split()) for aid, how in raw.get("resolved", {}).items()}
-    for aid in resolved:
+    newly = {aid: " ".join(str(how).split()) for aid, how in raw.get("resolved", {}).items()}
+    for aid in newly:
         if aid not in ambiguities:
             raise CatalogError(f"{path}: [resolved] {aid} is not an ambiguity of {known[index - 1].label}")
         del ambiguities[aid]
+    resolved = {**before.resolved, **newly}  # as removed: a diff across several revisions says how each went
     for a in raw.get("ambiguity", []):
         if a["id"] in ambiguities or a["id"] in before.resolved:
             raise CatalogError(f"{path}: ambiguity {a['id']} is taken")
@@ -322,6 +323,8 @@ def diff(short: str, a: str, b: str) -> Diff:
     # the clauses of b that replace one of a (through any revisions between them)
     replaced_by: dict[str, str] = {}
     for new, old in cb.replaces.items():
+        if new not in cb.clauses:  # a link of a revision between them, whose new sentence b removed again
+            continue
         while old not in ca.clauses and old in cb.replaces:  # a chain across revisions
             old = cb.replaces[old]
         if old in ca.clauses and new not in ca.clauses:

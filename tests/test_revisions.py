@@ -72,7 +72,8 @@ def test_aiendpoint_01_changes_what_its_text_changes() -> None:
 
 @pytest.mark.parametrize("a, b, doc, changed", [("aiendpoint@00", "aiendpoint@01", "aiendpoint-00-01.md", 4),
                                                  ("aid@v1", "aid@v1.2", "aid-v1-v1.2.md", 33),
-                                                 ("aid@v1.2", "aid@v2.1", "aid-v1.2-v2.1.md", 60)])
+                                                 ("aid@v1.2", "aid@v2.1", "aid-v1.2-v2.1.md", 60),
+                                                 ("aid@v1", "aid@v2.1", "aid-v1-v2.1.md", 28)])
 def test_the_diff_document_is_what_adck_diff_writes(a: str, b: str, doc: str, changed: int, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture) -> None:
     out = tmp_path / "d.md"
@@ -204,3 +205,18 @@ def test_check_and_targets_take_one_revision(capsys: pytest.CaptureFixture, tmp_
     broken = {v["name"]: v for v in json.loads(capsys.readouterr().out)["broken"]}
     assert broken["alias-differs"]["command"] == "adck run aiendpoint@00 --target builtin:alias-differs"
     assert broken["alias-names-another-service"]["command"].startswith("adck run aiendpoint@01 ")
+
+
+def test_a_diff_across_several_revisions_follows_each_sentence() -> None:
+    """aid@v1 to aid@v2.1 skips v1.2: a v1 sentence that v1.2 changed and v2.1 changed again is one
+    change from v1 to v2.1; one that v1.2 changed and v2.1 removed is removed, with v2.1's reason
+    (not a change to an id v2.1 no longer holds); the ambiguities v1.2 resolved say how."""
+    d = revisions.diff("aid", "v1", "v2.1")
+    v12, v21 = revisions.catalog_of("aid", "v1.2"), revisions.catalog_of("aid", "v2.1")
+    for x in d.changed:
+        assert x.new.id in v21.clauses and x.old.id not in v21.clauses
+    via_v12 = {old for new, old in v12.replaces.items() if new in v21.removed}
+    removed = {c.id for c, _ in d.removed}
+    assert via_v12 and via_v12 <= removed | {x.old.id for x in d.changed}
+    assert all(how for _, how in d.resolved), "each resolved ambiguity says how, whichever revision resolved it"
+
