@@ -230,14 +230,9 @@ def _revision_of(args: argparse.Namespace) -> int | None:
         from conformance import revisions
 
         try:
-            short, chosen = revisions.parse(args.draft)
+            short, _ = revisions.judgeable(args.draft)
         except catalog.CatalogError as exc:
             _fail(str(exc))
-            return api.EXIT_USAGE
-        waiting = [r for r in chosen if not r.judged]
-        if waiting:
-            _fail(f"{waiting[0].label} is catalogued (adck clauses {waiting[0].label}, adck diff) but the suite "
-                  f"does not judge it yet; judge {revisions.judged(short).label}")
             return api.EXIT_USAGE
         args.run_draft, args.draft = args.draft, short
         return None
@@ -256,16 +251,12 @@ def _one_revision(spec: str, judging: bool, several: str):
     from conformance import revisions
 
     try:
-        short, chosen = revisions.parse(spec)
+        short, chosen = (revisions.judgeable if judging else revisions.parse)(spec)
     except catalog.CatalogError as exc:
         _fail(str(exc))
         return None
     if len(chosen) != 1:
         _fail(f"{spec}: {several}")
-        return None
-    if judging and not chosen[0].judged:
-        _fail(f"{chosen[0].label} is catalogued (adck clauses {chosen[0].label}, adck diff) but the suite does not "
-              f"judge it yet; judge {revisions.judged(short).label}")
         return None
     return short, chosen[0]
 
@@ -394,22 +385,21 @@ def _cmd_baseline(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _revision_profile(args: argparse.Namespace) -> catalog.Profile:
-    """The profile of the revision ``DRAFT@REV`` names, or of the one the suite judges without @."""
+def _revision_profile(draft: str, revision=None) -> catalog.Profile:
+    """The profile of ``revision`` (``DRAFT@REV``'s), or of the one the suite judges without @."""
     from conformance import revisions
 
-    _load(args.draft)
-    name = args.revision.name if args.revision is not None else revisions.judged(args.draft).name
-    return revisions.profile_of(args.draft, name)
+    _load(draft)
+    return revisions.profile_of(draft, revision.name if revision is not None else revisions.judged(draft).name)
 
 
 def _cmd_clauses(args: argparse.Namespace, console: Console) -> int:
     if args.list or not args.draft:
         for short in catalog.available():
-            p = _revision_profile(argparse.Namespace(draft=short, revision=None))
+            p = _revision_profile(short)
             console.print(f"{p.label}\t{p.draft}\t{len(p.clauses)} clauses")
         return 0
-    profile = _revision_profile(args)
+    profile = _revision_profile(args.draft, args.revision)
     if args.ambiguities:
         return _print_ambiguities(profile, args.json, console)
     from conformance import revisions
@@ -470,7 +460,7 @@ def _print_ambiguities(profile: catalog.Profile, as_json: bool, console: Console
 
 
 def _cmd_ambiguities(args: argparse.Namespace, console: Console) -> int:
-    profile = _revision_profile(args)
+    profile = _revision_profile(args.draft, args.revision)
     return _print_ambiguities(profile, args.json, console, revision=profile.revision, label=profile.label)
 
 
@@ -550,7 +540,7 @@ def _cmd_targets(args: argparse.Namespace, console: Console) -> int:
 
     from conformance import revisions
 
-    every = revisions.run_profile(args.draft, tuple(r.name for r in revisions.revisions(args.draft) if r.judged))
+    every = revisions.judged_profile(args.draft)
     judged_as = {m.name: m.judged_as(args.draft) for m in (*mutants.values(), *agents.values())}
 
     def role_of(cid: str | None) -> str | None:

@@ -229,15 +229,11 @@ def _judged_revisions(config: pytest.Config, suite: catalog.Profile, state: "Run
     widened by the clauses only older ones hold (:func:`conformance.revisions.run_profile`)."""
     spec = config.getoption("adck_draft") or suite.short
     try:
-        short, chosen = revisions.parse(spec)
+        short, chosen = revisions.judgeable(spec)
     except catalog.CatalogError as exc:
         raise pytest.UsageError(f"--adck-draft {spec}: {exc}") from None
     if short != suite.short:
         raise pytest.UsageError(f"--adck-draft {spec} names {short}, but the suite collected is {suite.short}'s")
-    waiting = [r.label for r in chosen if not r.judged]
-    if waiting:
-        raise pytest.UsageError(f"{', '.join(waiting)} is catalogued (adck clauses {waiting[0]}, adck diff) but the "
-                                f"suite does not judge it yet; judge {revisions.judged(short).label}")
     state.judged = [revisions.profile_of(short, r.name) for r in chosen]
     return revisions.run_profile(short, tuple(r.name for r in chosen))
 
@@ -963,8 +959,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         template = _replay_template(config, state)
         outcomes = list(state.outcomes.values())
         replay = {o.clause: _replay_for(template, o.clause) for o in outcomes}
-        verdicts = [_judge(config, state, p, outcomes, replay, completed) for p in state.judged or [state.profile]]
-        newest, (results, summary, levels, baseline_section) = (state.judged or [state.profile])[-1], verdicts[-1]
+        # state.judged is set with state.profile (_judged_revisions): one profile per revision named
+        verdicts = [_judge(config, state, p, outcomes, replay, completed) for p in state.judged]
+        newest, (results, summary, levels, baseline_section) = state.judged[-1], verdicts[-1]
         coverage = newest.coverage()
         in_roles = [c for c in coverage.values() if c.clause.role in state.roles]
         report = model.Report(

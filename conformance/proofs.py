@@ -56,7 +56,7 @@ def _proofs(short: str) -> dict[str, tuple[str, ...]]:
     found: dict[str, list[str]] = {}
     files = ["mutants.toml"] + ([profile.client.mutants] if profile.client else [])
     groups = _restatement_groups(short)
-    implied = {cid: set(entry["also"]) for cid, entry in _floor_table(short, "implies").items()}
+    implied = _implied(short)
     for file in files:
         for m in load_mutants(profile.short, file=file).values():
             if not m.clause:
@@ -96,7 +96,11 @@ def _restatement_groups(short: str) -> dict[str, set[str]]:
 
 def implies(profile: Profile) -> dict[str, set[str]]:
     """Clauses whose every violation is also one of broader clauses (``[implies]``): id -> those."""
-    return {cid: set(entry["also"]) for cid, entry in _floor_table(profile.short, "implies").items()}
+    return _implied(profile.short)
+
+
+def _implied(short: str) -> dict[str, set[str]]:
+    return {cid: set(entry["also"]) for cid, entry in _floor_table(short, "implies").items()}
 
 
 def one_way(profile: Profile) -> dict[str, str]:

@@ -134,6 +134,17 @@ def parse(spec: str) -> tuple[str, list[Revision]]:
     return short, chosen
 
 
+def judgeable(spec: str) -> tuple[str, list[Revision]]:
+    """:func:`parse`, and a :class:`CatalogError` (one line) when a revision named is catalogued
+    but not judged yet: what ``adck run`` and ``pytest --adck-draft`` take."""
+    short, chosen = parse(spec)
+    waiting = [r for r in chosen if not r.judged]
+    if waiting:
+        raise CatalogError(f"{waiting[0].label} is catalogued (adck clauses {waiting[0].label}, adck diff) but the "
+                           f"suite does not judge it yet; judge {judged(short).label}")
+    return short, chosen
+
+
 @cache
 def catalog_of(short: str, name: str) -> Catalog:
     """The clauses and ambiguities of revision ``name`` of ``short``."""
@@ -231,15 +242,20 @@ def run_profile(short: str, names: tuple[str, ...]) -> catalog.Profile:
     return replace(newest, clauses=clauses, ambiguities=tuple(ambiguities.values()))
 
 
+def judged_profile(short: str) -> catalog.Profile:
+    """Every revision the suite judges at once (:func:`run_profile` of them all): the clauses a
+    test or a built-in variant of the draft may name."""
+    return run_profile(short, tuple(r.name for r in revisions(short) if r.judged))
+
+
 @cache
 def profile_of(short: str, name: str) -> catalog.Profile:
     """The draft's profile as revision ``name`` has it: its draft id and text, its clauses (section
     numbers of that revision) and its ambiguities; roles, levels and the rest are the draft's."""
-    cat = catalog_of(short, name)
-    return replace(catalog.load(short), draft=cat.revision.draft, title=cat.revision.title or catalog.load(short).title,
-                   spec_file=cat.revision.spec_file or
-                    catalog.load(short).spec_file, clauses=dict(cat.clauses),
-                    ambiguities=tuple(cat.ambiguities.values()), revision=cat.revision.name)
+    cat, base = catalog_of(short, name), catalog.load(short)
+    return replace(base, draft=cat.revision.draft, title=cat.revision.title or base.title,
+                   spec_file=cat.revision.spec_file or base.spec_file, clauses=dict(cat.clauses),
+                   ambiguities=tuple(cat.ambiguities.values()), revision=cat.revision.name)
 
 
 def every_clause(short: str) -> set[str]:
