@@ -179,6 +179,11 @@ def test_several_revisions_are_judged_from_one_set_of_requests() -> None:
     assert both.draft["label"] == "aiendpoint@01" and failing(both) == failing(alone["01"])
     assert render.headline(both).startswith("aiendpoint: -01 non-conformant (1 MUST failed, 1 SHOULD failed); "
                                             "-00 non-conformant (1 MUST failed)"), render.headline(both)
+    from conformance.reports import terminal
+
+    shown = [str(t) for t in terminal.summary(both)]
+    at = shown.index("aiendpoint@00: FAIL AIE-2.1-03 (§2.1, MUST)")  # the -00 failure, with what was seen
+    assert "different document" in shown[at + 1] and "--clause AIE-2.1-03" in shown[at + 2]
     differs = {d["clause"]: d["outcome"] for d in by["01"]["differs"]}
     assert differs["AIE-2.1-08"] == "fail" and "AIE-2.1-03" in {d["clause"] for d in by["00"]["differs"]}
     assert both.requests_sent == max(r.requests_sent for r in alone.values()), \

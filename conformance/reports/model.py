@@ -560,7 +560,7 @@ def revision_verdicts(profiles: list[Profile], verdicts: list[tuple]) -> list[di
             "counts": summary.counts, "must_unverified": list(summary.must_unverified),
             "not_passed": [r.clause for r in results if r.outcome in ("fail", "error") and r.level != "MAY"],
             "differs": [{"clause": r.clause, "section": r.section, "keyword": r.keyword, "level": r.level,
-                         "outcome": r.outcome} for r in differs],
+                         "outcome": r.outcome, "message": r.message, "replay": r.replay} for r in differs],
         })
     return out
 

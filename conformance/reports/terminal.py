@@ -126,6 +126,16 @@ def summary(report: Report) -> Iterator[Text]:
         yield head
         for r in bad:
             yield from failure(report, r)
+    # a run of several revisions: the failures of sentences only an older revision holds (the
+    # sections above are the newest one's)
+    for e in report.revisions[:-1]:
+        for d in e["differs"]:
+            if d["outcome"] in ("fail", "error"):
+                yield Text(f"{line(e['label'])}: FAIL {line(d['clause'])} (§{line(d['section'])}, {line(d['keyword'])})",
+                           "bold red")
+                yield Text(f"    observed:  {line(d.get('message', ''), OBSERVED)}")
+                if d.get("replay"):
+                    yield Text(f"    replay:    {line(d['replay'])}")
     style = _LEVEL_STYLE.get(s.level, "")
     if s.partial or report.revisions:  # what was checked; each revision's verdict
         yield Text(line(headline(report)), style)
