@@ -56,3 +56,23 @@ def test_the_authors_example_records_parse(corpora_dir: Path) -> None:
         record = parse(z.text())
         assert record.get("v") == "aid1" and not record.problems, path.parent.name
         assert z.ttl == 3600  # above the 300 s Appendix B recommends: a finding, recorded in the aid profile
+
+
+def _amb07() -> str:
+    from conformance import catalog
+    return next(a.interpretation for a in catalog.load("aid").ambiguities if a.id == "AMB-07")
+
+
+def test_spaced_keys_are_read_as_amb07_says() -> None:
+    """AMB-07's reading and the parser say the same thing: white space around keys and values is
+    trimmed, noted, and fails no clause except v's value, compared as written (AID-2.1-09)."""
+    from conformance.aid.oracle import failing
+    reading = _amb07()
+    assert "trims white space around each key and each value" in reading and "untrimmed" not in reading
+    r = parse(" v = aid1 ; uri= https://api.x.test/mcp ;proto =mcp; auth=pat")
+    assert r.keys() == ["v", "uri", "proto", "auth"] and r.get("uri") == "https://api.x.test/mcp"
+    assert any("white space" in p for p in r.problems)
+    assert "compared as written" in reading and "fails AID-2.1-09 (and only it)" in reading
+    assert failing([b"v=aid1; uri=https://api.x.test/mcp ; proto=mcp ;auth = pat"]) == set()
+    assert failing([b"v= aid1;uri=https://api.x.test/mcp;proto=mcp;auth=pat"]) == {"AID-2.1-09"}
+    assert "case-sensitive" in reading and failing([b"V=aid1;uri=https://api.x.test/mcp;proto=mcp;auth=pat"]) >= {"AID-2.1-08"}

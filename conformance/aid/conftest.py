@@ -66,7 +66,10 @@ def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTe
     answer: TxtAnswer = request.getfixturevalue("lookup")
     if answer.status != "ok" or not answer.records:
         untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2.1-01)")
-    chosen = next((r for r in answer.records if b"".join(r).startswith(b"v=aid")), answer.records[0])
+    # the first record whose v (trimmed, wherever it stands) begins with aid (AMB-07)
+    chosen = next((r for r in answer.records
+                   if (parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "").startswith("aid")),
+                  answer.records[0])
     others = [r for r in answer.records if r is not chosen]
     return RecordUnderTest(strings=chosen, ttl=answer.ttl, source=answer.name, answer=answer, others=others)
 

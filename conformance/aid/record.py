@@ -1,9 +1,10 @@
 """The AID TXT record (AID v1 §2.1, §2.3): parsing, shared by the aid suite and its clients.
 
 A record is one or more character-strings, concatenated (RFC 6763, AID 2.3), holding
-semicolon-delimited ``key=value`` pairs. The parser keeps every pair as written, in order,
-and records each syntax problem instead of guessing: the suite decides which clause a
-problem breaks.
+semicolon-delimited ``key=value`` pairs. The parser keeps every pair in order, its key and
+value trimmed of white space around them (AMB-07; each value as written is kept beside it, for
+v's exact comparison), and records each syntax problem instead of guessing: the suite decides
+which clause a problem breaks.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from conformance.aid.conftest import RecordUnderTest, value_of
+from conformance.aid.record import parse
 from conformance.dns import TxtAnswer
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
@@ -19,7 +20,7 @@ def test_2_1_txt_record_published_at_agent_subdomain(lookup: TxtAnswer) -> None:
     if lookup.status != "ok":
         violation(f"TXT {lookup.name}: {lookup.status} ({lookup.detail})")
     texts = lookup.texts()
-    if not any("v=aid1" in t.split(";") for t in texts):
+    if not any(parse(t).get("v") == "aid1" for t in texts):  # keys and values trimmed (AMB-07)
         violation(f"the TXT record(s) at {lookup.name} hold no v=aid1: {', '.join(repr(t[:60]) for t in texts)}",
                   readings=("AMB-07",))
 
