@@ -66,10 +66,11 @@ def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTe
     answer: TxtAnswer = request.getfixturevalue("lookup")
     if answer.status != "ok" or not answer.records:
         untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2.1-01)")
-    # the first record whose v (trimmed, wherever it stands) begins with aid (AMB-07)
-    chosen = next((r for r in answer.records
-                   if (parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "").startswith("aid")),
-                  answer.records[0])
+    # v1's record: the first whose v is aid1, else the first whose v (trimmed, wherever it
+    # stands) begins with aid (AMB-07); an aid2 record beside it is a later revision's (v2.1 2.2)
+    versions = [parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "" for r in answer.records]
+    chosen = next((r for r, v in zip(answer.records, versions) if v == "aid1"),
+                  next((r for r, v in zip(answer.records, versions) if v.startswith("aid")), answer.records[0]))
     others = [r for r in answer.records if r is not chosen]
     return RecordUnderTest(strings=chosen, ttl=answer.ttl, source=answer.name, answer=answer, others=others)
 
@@ -178,3 +179,67 @@ def scenarios(scenario_world, scenario_dns):
     from conformance.aid.clients import AidScenarios
 
     return AidScenarios(scenario_world, scenario_dns)
+
+
+# ---------------------------------------------------------------- AID v1.2 and v2.1 (versioned rules)
+
+@dataclass
+class PublishedRecord:
+    """One AID record at the name (or given with txt:), read by the rules of its version
+    (:mod:`conformance.aid.versioned`): v1.2's for aid1, v2.1's for aid2."""
+
+    strings: list[bytes]
+    ttl: int | None
+    source: str
+    answer: TxtAnswer | None = None
+
+    @cached_property
+    def raw(self) -> bytes:
+        return b"".join(self.strings)
+
+    @cached_property
+    def text(self) -> str:
+        return self.raw.decode("utf-8", errors="replace")
+
+    @cached_property
+    def reading(self):
+        from conformance.aid import versioned
+        return versioned.read(self.text)
+
+    def evidence(self) -> list:
+        return [self.answer] if self.answer is not None else []
+
+
+def _aid_like(text: str) -> bool:
+    """A TXT string that is an AID record: it holds a version key, or both a uri and a proto
+    (an AID record that lost its v); other TXT data may share the name (AMB-50)."""
+    from conformance.aid import versioned
+    reading = versioned.read(text)
+    return reading.is_aid or {"uri", "proto"} <= set(reading.order)
+
+
+@pytest.fixture(scope="session")
+def published(adck_target: Target, request: pytest.FixtureRequest) -> list[PublishedRecord]:
+    """Every AID record the target publishes: the one given with txt:, or each TXT record at
+    _agent.<domain> that is an AID record (looked up once, shared with v1's ``record``)."""
+    if adck_target.document_path is not None:
+        not_applicable("the target is a manifest on its own: it has no TXT record")
+    if adck_target.record is not None:
+        strings, ttl = adck_target.record
+        return [PublishedRecord(strings=strings, ttl=ttl, source=adck_target.description)]
+    answer: TxtAnswer = request.getfixturevalue("lookup")
+    if answer.status != "ok" or not answer.records:
+        untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail})")
+    found = [PublishedRecord(strings=r, ttl=answer.ttl, source=answer.name, answer=answer) for r in answer.records]
+    return [r for r in found if _aid_like(r.text)]
+
+
+def records_of(published: list[PublishedRecord], version: str) -> list[PublishedRecord]:
+    """The published records of one version (aid1: judged by v1.2's clauses, aid2: by v2.1's);
+    untestable when there is none (the version clause of that revision fails then)."""
+    __tracebackhide__ = True
+    chosen = [r for r in published if r.reading.version == version]
+    if not chosen:
+        seen = ", ".join(repr(r.text[:60]) for r in published) or "none"
+        untestable(f"no v={version} record is published (AID records seen: {seen})")
+    return chosen

@@ -325,6 +325,9 @@ class Provider:
     ttl: int
     sign: bool
     site: Site
+    #: Further TXT records at the same _agent name, each its character-strings (a provider
+    #: publishing one record per version during a migration, AID v2.1 2.2).
+    more_txt: tuple[tuple[str, ...], ...] = ()
     #: Extra zone-file lines, and a DNS fault for the _agent name (servfail, drop, ...).
     zone: str = ""
     fault: str | None = None
@@ -338,10 +341,11 @@ class Provider:
         import dns.rdatatype
         from dns.rdtypes.ANY.TXT import TXT
 
-        if not self.txt:
-            return self.zone
-        rdata = TXT(dns.rdataclass.IN, dns.rdatatype.TXT, [s.encode("utf-8") for s in self.txt])
-        return f"_agent {self.ttl} IN TXT {rdata.to_text()}\n" + self.zone
+        lines = []
+        for strings in (self.txt, *self.more_txt) if self.txt else self.more_txt:
+            rdata = TXT(dns.rdataclass.IN, dns.rdatatype.TXT, [s.encode("utf-8") for s in strings])
+            lines.append(f"_agent {self.ttl} IN TXT {rdata.to_text()}\n")
+        return "".join(lines) + self.zone
 
 
 def load_provider(draft: str) -> Provider:
@@ -352,12 +356,14 @@ def load_provider(draft: str) -> Provider:
     document = json.loads((folder / site_spec.pop("document")).read_text("utf-8"))
     routes = tuple(_route(r) for r in site_spec.pop("route"))
     site = Site(document=document, routes=routes, **site_spec)
-    return Provider(domain=spec["domain"], txt=tuple(spec["txt"]), ttl=spec["ttl"], sign=spec["sign"], site=site)
+    return Provider(domain=spec["domain"], txt=tuple(spec["txt"]), ttl=spec["ttl"], sign=spec["sign"], site=site,
+                    more_txt=tuple(tuple(r) for r in spec.get("more_txt", ())))
 
 
 def mutate_provider(provider: Provider, mutant: Mutant) -> Provider:
     """The provider with a mutant's record changes (``dns``) and manifest/site changes."""
-    changes = {k: (tuple(v) if k == "txt" else v) for k, v in mutant.dns.items()}
+    changes = {k: (tuple(v) if k == "txt" else tuple(tuple(r) for r in v) if k == "more_txt" else v)
+               for k, v in mutant.dns.items()}
     return replace(provider, site=mutate(provider.site, mutant), **changes)
 
 
