@@ -1,0 +1,171 @@
+// @agentcommunity/aid (npm), the AID client library of the AID authors, behind the harness
+// protocol adck-harness/1 (docs/harness-protocol.md), for the AID client role.
+//
+//   adck run aid --role client --target "cmd:node conformance/adapters/aid_npm/adapter.mjs --prefix DIR"
+//
+// DIR is an npm prefix holding node_modules/@agentcommunity/aid (python -m
+// conformance.adapters.aid_npm --install installs the pinned version there). Without --prefix:
+// $ADCK_AID_NPM_PREFIX, else $ADCK_NPM_CACHE/agentcommunity-aid-VERSION, else
+// ~/.cache/adck/npm/agentcommunity-aid-VERSION. --fallback switches the library's .well-known
+// fallback on (off by default: AID v1 has none). What the adapter changes around the library:
+// README.md and redirect.mjs.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { register } from "node:module";
+import { pathToFileURL } from "node:url";
+
+import * as redirect from "./redirect.mjs";
+
+const PROTOCOL = "adck-harness/1";
+const PACKAGE = "@agentcommunity/aid";
+const PINNED = "1.1.0";
+const HOMEPAGE = "https://aid.agentcommunity.org";
+/** The library's discover() timeout, ms: the kit's reference client's lifetime of a lookup. */
+const LIFETIME_MS = 5000;
+/** Error codes meaning "this domain has no usable AID record" (outcome none, AID v1 2.5). */
+const NO_RECORD = new Set(["ERR_NO_RECORD", "ERR_INVALID_TXT"]);
+
+// stdout carries the protocol only: anything the library logs goes to stderr
+console.log = console.info = console.debug = (...args) => console.error(...args);
+
+function usage(message) {
+  process.stderr.write(`adck aid_npm adapter: ${message}\n`
+    + "usage: node adapter.mjs [--prefix NPM_PREFIX] [--fallback]\n");
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const args = { prefix: null, fallback: false };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--prefix" && i + 1 < argv.length) args.prefix = argv[++i];
+    else if (argv[i].startsWith("--prefix=")) args.prefix = argv[i].slice(9);
+    else if (argv[i] === "--fallback") args.fallback = true;
+    else usage(`unknown argument ${JSON.stringify(argv[i])}`);
+  }
+  if (!args.prefix) {
+    const cache = process.env.ADCK_NPM_CACHE || path.join(os.homedir(), ".cache", "adck", "npm");
+    args.prefix = process.env.ADCK_AID_NPM_PREFIX || path.join(cache, `agentcommunity-aid-${PINNED}`);
+  }
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const packageDir = path.resolve(args.prefix, "node_modules", ...PACKAGE.split("/"));
+let version;
+try {
+  version = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")).version;
+} catch (error) {
+  process.stderr.write(`adck: the aid_npm adapter drives the npm package ${PACKAGE}, not installed under `
+    + `${args.prefix} (${error.code || error.message}); install it with: `
+    + `python -m conformance.adapters.aid_npm --install --prefix ${args.prefix}  `
+    + `(or npm install --prefix ${args.prefix} --no-audit --no-fund ${PACKAGE}@${PINNED})\n`);
+  process.exit(2);
+}
+
+register("./hooks.mjs", import.meta.url, {
+  data: { libraryURL: pathToFileURL(packageDir + path.sep).href, redirectURL: new URL("./redirect.mjs", import.meta.url).href },
+});
+redirect.installGuard();
+await redirect.startForwarder();
+await redirect.installFetchDispatcher();
+const lib = await import(pathToFileURL(path.join(packageDir, "dist", "index.js")).href);
+
+/** The proto tokens the library knows that it accepts at an https:// uri (AID v1's only kind). */
+function protocols() {
+  return Object.keys(lib.PROTOCOL_TOKENS).filter((token) => {
+    try {
+      lib.parse(`v=aid1;uri=https://agent.example/;proto=${token}`);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function hello() {
+  return {
+    type: "hello", protocol: PROTOCOL,
+    client: { name: PACKAGE, version, language: `javascript (node ${process.versions.node})`, homepage: HOMEPAGE },
+    operations: ["aid.discover"],
+    features: [], // no manifests (aid.manifest), no local execution (aid.local)
+    protocols: protocols(),
+  };
+}
+
+function reply(id, outcome, { errorKind = null, messages = [], connect = null } = {}) {
+  const out = { type: "result", id, outcome, error_kind: errorKind, prompts: [], warnings: [], messages };
+  if (connect) out.connect = connect;
+  return out;
+}
+
+async function runStep(message) {
+  const { id, params } = message;
+  if (message.operation !== "aid.discover") {
+    return reply(id, "error", { errorKind: "unsupported-operation", messages: [`not offered: ${message.operation}`] });
+  }
+  let step;
+  try {
+    step = redirect.beginStep(params.network || {});
+  } catch (error) {
+    return reply(id, "error", { errorKind: "unhandled", messages: [`adapter: ${error.message}`] });
+  }
+  await redirect.installFetchDispatcher(); // fresh connections for each step's network
+  try {
+    const found = await lib.discover(params.domain, { wellKnownFallback: args.fallback, timeout: LIFETIME_MS });
+    const record = found.record;
+    const first = String(record.proto || "").split(",").map((p) => p.trim()).filter(Boolean)[0] || null;
+    return reply(id, "connect", {
+      connect: { uri: String(record.uri), protocol: first, implementation: null, headers: {}, query: {} },
+      messages: [`discover returned ${JSON.stringify(record)} (ttl ${found.ttl}, from ${found.queryName})`,
+        redirect.evidence(step)],
+    });
+  } catch (error) {
+    if (error instanceof lib.AidError) {
+      const code = String(error.errorCode || "AidError");
+      return reply(id, NO_RECORD.has(code) ? "none" : "error",
+        { errorKind: code, messages: [String(error.message), redirect.evidence(step)] });
+    }
+    return reply(id, "error", {
+      errorKind: "unhandled",
+      messages: [`${error && error.name}: ${error && error.message}`, redirect.evidence(step)],
+    });
+  } finally {
+    redirect.endStep(step);
+  }
+}
+
+function send(message) {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+process.stderr.write(`adck aid_npm: ${PACKAGE}@${version} from ${packageDir}; dns-query redirected to `
+  + `${redirect.state.forwarder.url}; .well-known fallback ${args.fallback ? "on" : "off"}\n`);
+
+const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+for await (const line of input) {
+  if (!line.trim()) continue;
+  let message;
+  try {
+    message = JSON.parse(line);
+  } catch (error) {
+    process.stderr.write(`adck aid_npm: not JSON: ${line.slice(0, 200)}\n`);
+    continue;
+  }
+  if (message.type === "hello") {
+    if (message.protocol !== PROTOCOL) {
+      process.stderr.write(`adck aid_npm: the kit speaks ${message.protocol}, this adapter ${PROTOCOL}\n`);
+      process.exit(2);
+    }
+    send(hello());
+  } else if (message.type === "stop") {
+    break;
+  } else if (message.type === "run") {
+    send(await runStep(message));
+  } else {
+    process.stderr.write(`adck aid_npm: unknown message type ${JSON.stringify(message.type)}\n`);
+  }
+}
+process.exit(0);
