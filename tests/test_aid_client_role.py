@@ -98,3 +98,62 @@ def test_features_the_client_does_not_claim_are_not_applicable_never_failed(tmp_
     assert got["AID-2.3-03"] == got["AID-2.3-06"] == "untestable"
     assert {cid for cid, o in got.items() if o == "pass"} == set()
     assert not report.summary.conformant
+
+
+def test_a_generated_record_failing_for_two_reasons_names_each_cause() -> None:
+    """A client broken twice for AID-2.3-05 (it needs v first, and it stops at the first key it
+    does not know) is served a record with both faults: the reduction gives one smallest record
+    per cause, each naming only what it needs (conformance.generated.reduce)."""
+    from conformance.aid.strategies import simpler_records, text
+    from conformance.aid.variants.discovery import RequiresVFirst, StopsAtUnknownKey
+    from conformance.generated import causes, reduce
+
+    class Both(StopsAtUnknownKey, RequiresVFirst):
+        pass
+
+    client = Both.__new__(Both)  # parse() alone: no resolver, no world
+
+    def fails(pairs: list[tuple[str, str]]) -> bool:
+        read = client.parse(text(pairs))
+        return read.get("v") != "aid1" or read.get("uri") is None or read.get("proto") is None
+
+    record = [("x-ab", "1"), ("uri", "https://a.{host}/m"), ("auth", "pat"), ("env", "prod"), ("v", "aid1"),
+              ("proto", "mcp,a2a")]
+    assert fails(record)
+    forms = reduce(record, simpler_records, fails)
+    assert [text(f) for f, _ in forms] == ["uri=https://a.{host}/m;v=aid1;proto=mcp",
+                                           "v=aid1;x-ab=1;uri=https://a.{host}/m;proto=mcp"]
+    assert forms[0][1] == ["v is not the first key (it is key 2)"]
+    assert forms[1][1] == ["the key x-ab=1, which v1 does not define", "the order of the keys after v (x-ab, uri, proto)"]
+    said = causes(forms, lambda f: repr(text(f)))
+    assert said.startswith("2 separate causes") and "auth" not in said and "env" not in said
+    # one fault alone: one smallest record, naming only it
+    alone = reduce(record, simpler_records, lambda p: RequiresVFirst.__new__(RequiresVFirst).parse(text(p)) == {})
+    assert [(text(f), needs) for f, needs in alone] == [("uri=https://a.{host}/m;v=aid1;proto=mcp",
+                                                         ["v is not the first key (it is key 2)"])]
+
+
+def test_a_generated_manifest_failure_is_reduced_to_its_cause() -> None:
+    """A manifest failing only because of one member of one implementation (a client that skips
+    implementations with tags) reduces to one implementation with its tags, nothing else."""
+    from conformance.aid.strategies import simpler_manifests
+    from conformance.generated import reduce
+
+    doc = {"name": "A", "metadata": {"contentVersion": "1"}, "schemaVersion": "1",
+           "implementations": [{"name": "B", "type": "remote", "uri": "https://b", "tags": ["x"], "status": "active"},
+                               {"name": "C", "type": "remote", "uri": "https://c", "tags": ["y"]}]}
+    forms = reduce(doc, simpler_manifests, lambda d: any("tags" in i for i in d["implementations"]))
+    assert len(forms) == 2  # B's tags or C's tags: each on its own
+    for form, needs in forms:
+        assert list(form) == ["schemaVersion", "name", "implementations"]
+        assert len(form["implementations"]) == 1 and set(form["implementations"][0]) == {"name", "type", "uri", "tags"}
+        assert len(needs) == 1 and needs[0].startswith("tags ")
+
+
+@pytest.mark.parametrize("name, cause", [("requires-v-first", "v is not the first key"),
+                                         ("stops-at-unknown-key", "which v1 does not define")])
+def test_a_failing_record_shows_its_smallest_form(name: str, cause: str) -> None:
+    """In a run, AID-2.3-05's failure message carries the reduced record and names its cause."""
+    report = quiet_run("aid@v1", f"builtin:{name}", roles=["client"], clauses=["AID-2.3-05"]).report
+    failed = next(r for r in report.results if r.clause == "AID-2.3-05")
+    assert failed.outcome == "fail" and "smallest failing form" in failed.message and cause in failed.message, failed.message

@@ -83,6 +83,89 @@ def manifests(draw, protocols: tuple[str, ...] = PROTOCOLS) -> dict:
     return dict(draw(st.permutations(list(doc.items()))))  # member order carries no meaning
 
 
+#: The order simpler_records sorts keys into (others after them, as they were).
+_KEY_ORDER = ("v", "uri", "proto", "auth", "env", "config")
+_OPTIONAL = ("auth", "env")
+
+
+def simpler_records(pairs: list[tuple[str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Each way of taking one generated feature out of a record (conformance.generated.reduce):
+    an optional or unknown key dropped, proto cut to its first protocol, v moved first, the
+    other keys put in the order v, uri, proto, auth, env, config, then the rest. Each name says
+    the feature taken out (for the report)."""
+    out: list[tuple[str, list[tuple[str, str]]]] = []
+    for i, (k, v) in enumerate(pairs):
+        if k in _OPTIONAL:
+            out.append((f"the optional key {k}={v}", pairs[:i] + pairs[i + 1:]))
+        elif k not in _KEY_ORDER:
+            out.append((f"the key {k}={v}, which v1 does not define", pairs[:i] + pairs[i + 1:]))
+    for i, (k, v) in enumerate(pairs):
+        if k == "proto" and "," in v:
+            out.append((f"proto lists several protocols ({v})", pairs[:i] + [(k, v.split(",")[0])] + pairs[i + 1:]))
+    keys = [k for k, _ in pairs]
+    if "v" in keys and keys[0] != "v":
+        at = keys.index("v")
+        out.append((f"v is not the first key (it is key {at + 1})", [pairs[at], *pairs[:at], *pairs[at + 1:]]))
+    elif keys:
+        rank = {k: n for n, k in enumerate(_KEY_ORDER)}
+        ordered = sorted(pairs, key=lambda kv: rank.get(kv[0], len(rank)))
+        if ordered != pairs:
+            out.append((f"the order of the keys after v ({', '.join(keys[1:])})", ordered))
+    return out
+
+
+_MANIFEST_ORDER = ("schemaVersion", "name", "implementations", "metadata")
+
+
+def simpler_manifests(doc: dict) -> list[tuple[str, dict]]:
+    """Each way of taking one generated feature out of a manifest of ``manifests()``
+    (conformance.generated.reduce): an implementation beyond one, an implementation's tags or
+    status, a metadata member or an empty metadata object, the members' order."""
+    out: list[tuple[str, dict]] = []
+    impls = doc.get("implementations") or []
+    if len(impls) > 1:
+        for i, impl in enumerate(impls):
+            out.append((f"the implementation {impl.get('name')!r} (one of {len(impls)})",
+                        {**doc, "implementations": impls[:i] + impls[i + 1:]}))
+    for i, impl in enumerate(impls):
+        for member in ("tags", "status"):
+            if member in impl:
+                less = {k: v for k, v in impl.items() if k != member}
+                out.append((f"{member} {impl[member]!r} of the implementation {impl.get('name')!r}",
+                            {**doc, "implementations": impls[:i] + [less] + impls[i + 1:]}))
+    metadata = doc.get("metadata")
+    if isinstance(metadata, dict):
+        for member, value in metadata.items():
+            out.append((f"metadata.{member} {value!r}",
+                        {**doc, "metadata": {k: v for k, v in metadata.items() if k != member}}))
+        if not metadata:
+            out.append(("an empty metadata object", {k: v for k, v in doc.items() if k != "metadata"}))
+    rank = {k: n for n, k in enumerate(_MANIFEST_ORDER)}
+    keys = list(doc)
+    ordered = sorted(keys, key=lambda k: rank.get(k, len(rank)))
+    if ordered != keys:
+        out.append((f"the members' order ({', '.join(keys)})", {k: doc[k] for k in ordered}))
+    return out
+
+
+def smallest_forms(example, simpler, fails, host: str = "{host}") -> str:
+    """A failing record (pairs) or manifest reduced to one smallest failing form per cause, in
+    words for a failure message (conformance.generated.reduce): the report never shows a
+    failure that mixes causes without naming each. ``{host}`` is shown as ``host`` (by default
+    kept, for the caller to fill in)."""
+    from conformance.generated import causes, reduce, shown
+
+    def show(form) -> str:
+        return (repr(text(form)) if isinstance(form, list) else shown(form)).replace("{host}", host)
+
+    return causes(reduce(example, simpler, fails), show)
+
+
+def pairs_of(value: str) -> list[tuple[str, str]]:
+    """A record's text as key/value pairs (as written: these records are the kit's own)."""
+    return [(k, v) for k, _, v in (p.partition("=") for p in value.split(";") if p)]
+
+
 major_two = st.sampled_from(["2", "2.0", "2.1"]) | st.from_regex(r"\A2\.[0-9]{1,2}\Z")
 
 

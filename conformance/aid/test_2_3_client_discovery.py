@@ -135,7 +135,15 @@ def test_2_3_client_parses_pairs_in_any_order(client: AidClient, scenarios: AidS
     reply = client.discover(scenario)
     shown = text.replace("{host}", scenario.host)
     if connected_to(reply) != f"https://api.{scenario.host}/agent":
-        violation(f"the record {shown!r} names uri https://api.{scenario.host}/agent, and {said(reply)}")
+        from conformance.aid.strategies import pairs_of, simpler_records, smallest_forms
+        from conformance.aid.strategies import text as strategies_text
+
+        def fails(pairs: list[tuple[str, str]]) -> bool:
+            again = scenarios.new("pairs-in-any-order", strategies_text(pairs))
+            return connected_to(client.discover(again)) != f"https://api.{again.host}/agent"
+
+        violation(f"the record {shown!r} names uri https://api.{scenario.host}/agent, and {said(reply)}; "
+                  + smallest_forms(pairs_of(text), simpler_records, fails, scenario.host))
     if reply["connect"].get("protocol") != "mcp":
         violation(f"the record {shown!r} names proto mcp, and the client would connect with "
                   f"protocol {reply['connect'].get('protocol')!r}")

@@ -1,6 +1,8 @@
 """2.3, 2.4 and 2.5 (client), with generated input: hypothesis serves records and manifests,
 valid ones the client must use and broken ones (one clause each) it must refuse. Each example
-is a scenario of its own; the run's seed makes them reproducible (``--seed``)."""
+is a scenario of its own; the run's seed makes them reproducible (``--seed``). A failing example
+is reduced to its smallest failing forms, one per cause, each naming the generated features it
+needs (conformance.generated.reduce), so the evidence never mixes causes."""
 
 from __future__ import annotations
 
@@ -16,9 +18,16 @@ def test_2_3_client_parses_generated_records(client: AidClient, scenarios: AidSc
     in any order, optional auth and env, keys v1 does not define.)"""
     from hypothesis import given
 
-    from conformance.aid.strategies import record_pairs, text
+    from conformance.aid.strategies import record_pairs, simpler_records, smallest_forms, text
 
     plain_record_works(client, scenarios)
+
+    def fails(pairs: list[tuple[str, str]]) -> bool:
+        scenario = scenarios.new("generated-record", text(pairs))
+        reply = client.discover(scenario)
+        return connected_to(reply) != dict(pairs)["uri"].replace("{host}", scenario.host)
+
+    reduced: dict[str, str] = {}  # hypothesis replays a failing example: reduce it once
 
     @generated(adck_seed)
     @given(pairs=record_pairs(client.adapter.protocols))
@@ -27,7 +36,9 @@ def test_2_3_client_parses_generated_records(client: AidClient, scenarios: AidSc
         reply = client.discover(scenario)
         uri = dict(pairs)["uri"].replace("{host}", scenario.host)
         if connected_to(reply) != uri:
-            violation(f"the record {text(pairs).replace('{host}', scenario.host)!r} names {uri} and {said(reply)}")
+            found = _once(reduced, text(pairs), lambda: smallest_forms(pairs, simpler_records, fails), scenario.host)
+            violation(f"the record {text(pairs).replace('{host}', scenario.host)!r} names {uri} and {said(reply)}; "
+                      + found)
 
     check()
 
@@ -39,7 +50,14 @@ def test_2_5_client_generated_records_missing_a_key(client: AidClient, scenarios
     uri or without proto, and without config.)"""
     from hypothesis import given
 
-    from conformance.aid.strategies import records_missing_a_key
+    from conformance.aid.strategies import pairs_of, records_missing_a_key, simpler_records, smallest_forms, text
+
+    def wrong(value: str, missing: str) -> tuple[dict, bool]:
+        scenario = scenarios.new("generated-no-" + missing, value)
+        reply = client.discover(scenario)
+        return reply, reply.get("outcome") != "none" or bool(scenario.requests())
+
+    reduced: dict[str, str] = {}  # hypothesis replays a failing example: reduce it once
 
     @generated(adck_seed)
     @given(case=records_missing_a_key())
@@ -48,8 +66,11 @@ def test_2_5_client_generated_records_missing_a_key(client: AidClient, scenarios
         scenario = scenarios.new("generated-no-" + missing, value)
         reply = client.discover(scenario)
         if reply.get("outcome") != "none" or scenario.requests():
+            found = _once(reduced, value, lambda: smallest_forms(pairs_of(value), simpler_records,
+                                                                 lambda p: wrong(text(p), missing)[1]), scenario.host)
             violation(f"the record {value.replace('{host}', scenario.host)!r} has no {missing} and no config, "
-                      f"and {said(reply)}" + (" after sending HTTP requests" if scenario.requests() else ""))
+                      f"and {said(reply)}" + (" after sending HTTP requests" if scenario.requests() else "")
+                      + "; " + found)
 
     check()
 
@@ -61,9 +82,17 @@ def test_2_3_client_uses_generated_manifests(client: AidClient, scenarios: AidSc
     of them, not to the record's uri.)"""
     from hypothesis import given
 
-    from conformance.aid.strategies import manifests
+    from conformance.aid.strategies import manifests, simpler_manifests, smallest_forms
 
     client.needs("aid.manifest", "a client without manifest support may fall back to uri and proto (AID-2.3-09)")
+
+    def fails(document: dict) -> bool:
+        scenario = scenarios.new("generated-manifest", record(config=True), manifest=document)
+        reply = client.discover(scenario)
+        uris = {i["uri"].replace("{host}", scenario.host) for i in document["implementations"]}
+        return not scenario.requests(MANIFEST_PATH) or connected_to(reply) not in uris
+
+    reduced: dict[str, str] = {}  # hypothesis replays a failing example: reduce it once
 
     @generated(adck_seed)
     @given(document=manifests(client.adapter.protocols))
@@ -73,7 +102,9 @@ def test_2_3_client_uses_generated_manifests(client: AidClient, scenarios: AidSc
         found_record(reply)
         uris = {i["uri"].replace("{host}", scenario.host) for i in document["implementations"]}
         if not scenario.requests(MANIFEST_PATH) or connected_to(reply) not in uris:
-            violation(f"the manifest lists {sorted(uris)} and {said(reply)}: {shown(document)}")
+            found = _once(reduced, repr(document), lambda: smallest_forms(document, simpler_manifests, fails),
+                          scenario.host)
+            violation(f"the manifest lists {sorted(uris)} and {said(reply)}: {shown(document)}; {found}")
 
     check()
 
@@ -86,9 +117,17 @@ def test_2_4_client_rejects_generated_major_two_manifests(client: AidClient, sce
     "2" alone, AMB-46, is judged in test_2_4_client_version_interlock.)"""
     from hypothesis import given
 
-    from conformance.aid.strategies import major_two, manifests
+    from conformance.aid.strategies import major_two, manifests, simpler_manifests, smallest_forms
 
     client.needs("aid.manifest", "a client without manifest support never reads schemaVersion")
+
+    def fails(document: dict) -> bool:
+        scenario = scenarios.new("generated-major-two", record(config=True), manifest=document)
+        reply = client.discover(scenario)
+        uris = {i["uri"].replace("{host}", scenario.host) for i in document["implementations"]}
+        return connected_to(reply) in uris or reply.get("outcome") == "execute"
+
+    reduced: dict[str, str] = {}  # hypothesis replays a failing example: reduce it once
 
     @generated(adck_seed)
     @given(document=manifests(client.adapter.protocols), version=major_two.filter(lambda v: v.startswith("2.")))
@@ -99,6 +138,16 @@ def test_2_4_client_rejects_generated_major_two_manifests(client: AidClient, sce
         found_record(reply)
         uris = {i["uri"].replace("{host}", scenario.host) for i in document["implementations"]}
         if connected_to(reply) in uris or reply.get("outcome") == "execute":
-            violation(f"under v=aid1 the manifest has schemaVersion {version!r} and {said(reply)}")
+            found = _once(reduced, repr(document), lambda: smallest_forms(document, simpler_manifests, fails),
+                          scenario.host)
+            violation(f"under v=aid1 the manifest has schemaVersion {version!r} and {said(reply)}; {found}")
 
     check()
+
+
+def _once(reduced: dict[str, str], key: str, reduce_it, host: str) -> str:
+    """The reduction of a failing example, computed on its first failure (hypothesis runs the
+    failing example again to report it), shown with this scenario's host."""
+    if key not in reduced:
+        reduced[key] = reduce_it()
+    return reduced[key].replace("{host}", host)
