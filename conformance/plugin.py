@@ -283,6 +283,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     try:
         options = TargetOptions(
             draft=profile.short,
+            revision=profile.revision or "",
             roles=tuple(config.getoption("adck_role")),
             ca_bundle=Path(config.getoption("adck_ca_bundle")) if config.getoption("adck_ca_bundle") else None,
             connect_to=tuple(ConnectTo.parse(s) for s in config.getoption("adck_connect_to")),

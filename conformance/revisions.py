@@ -49,6 +49,10 @@ class Revision:
     #: Whether ``adck run`` judges it yet (the suite knows its sentences): a revision whose
     #: catalog is recorded before its tests are built is listed, diffed and shown, not run.
     judged: bool = True
+    #: The reference client of this revision and its variants, where it is not the draft's
+    #: ([client] of the profile): ``adapter``, ``variants``, ``mutants`` (a revision whose
+    #: client sentences a client of the revision before cannot meet, AID v1 -> v1.2).
+    client: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -99,7 +103,8 @@ def revisions(short: str) -> tuple[Revision, ...]:
         out.append(Revision(short=short, name=str(entry["name"]), draft=entry["draft"], date=str(entry.get("date", "")),
                             spec_file=entry.get("spec_file", ""), source=" ".join(str(entry.get("source", "")).split()),
                             changes=entry.get("changes") if n else None, judged=bool(entry.get("judged", True)),
-                            title=str(entry.get("title", ""))))
+                            title=str(entry.get("title", "")),
+                            client=tuple((str(k), str(v)) for k, v in entry.get("client", {}).items())))
     names = [r.name for r in out]
     if not out or len(names) != len(set(names)):
         raise CatalogError(f"{path}: revisions must be listed, each name once (got {names})")
@@ -253,7 +258,10 @@ def profile_of(short: str, name: str) -> catalog.Profile:
     """The draft's profile as revision ``name`` has it: its draft id and text, its clauses (section
     numbers of that revision) and its ambiguities; roles, levels and the rest are the draft's."""
     cat, base = catalog_of(short, name), catalog.load(short)
-    return replace(base, draft=cat.revision.draft, title=cat.revision.title or base.title,
+    client = base.client
+    if cat.revision.client and client is not None:
+        client = replace(client, **dict(cat.revision.client))
+    return replace(base, draft=cat.revision.draft, title=cat.revision.title or base.title, client=client,
                    spec_file=cat.revision.spec_file or base.spec_file, clauses=dict(cat.clauses),
                    ambiguities=tuple(cat.ambiguities.values()), revision=cat.revision.name)
 

@@ -1,16 +1,55 @@
-"""The reference AID provider: data, served by the mock world.
+"""The reference AID provider: data served by the mock world, and the one endpoint that runs code.
 
-The provider is ``fixtures/aid/provider.toml``: its ``_agent`` TXT record, in a zone (signed
-or not) on the mock DNS server (:mod:`conformance.world.dns`), and its ``aid.json`` manifest
-(``fixtures/aid/aid.json``) on the mock HTTPS world (:mod:`conformance.world.https`); its broken
-variants are patches of it in ``fixtures/aid/mutants*.toml`` (``builtin:NAME``). No code of its
-own runs: a provider publishes records and a file. The same names in every draft's folder:
+The provider is ``fixtures/aid/provider.toml``: its ``_agent`` TXT records (aid1 for v1 and
+v1.2, aid2 for v2.1), in a zone (signed or not) on the mock DNS server
+(:mod:`conformance.world.dns`), and its ``aid.json`` manifest (``fixtures/aid/aid.json``, v1) on
+the mock HTTPS world (:mod:`conformance.world.https`). Its broken variants are patches of it in
+``fixtures/aid/mutants*.toml`` (``builtin:NAME``). The same names in every draft's folder:
 ``reference_server`` (this), ``reference_client``, ``adapter``, ``variants``.
+
+A record with a key (aid1 ``pka``/``k`` with ``kid``/``i``, aid2 ``k``) needs an endpoint that
+proves it holds the private key: :func:`prove` is that route's handler (``aid.pka`` in the
+profile's ``[world.handlers]``), signing with :mod:`conformance.aid.pka`; a route's ``options``
+name the key's seed, the version, the kid and the ``breaks`` a broken variant makes.
 """
 
 from __future__ import annotations
 
-from conformance.world.site import Reference
+import base64
+
+from werkzeug import Request, Response
+
+from conformance.world.site import Reference, Route, Site
 
 #: The reference provider and its variants (``REFERENCE.site()``, ``REFERENCE.variants()``).
 REFERENCE = Reference("aid")
+
+
+def prove(site: Site, route: Route, request: Request) -> Response:
+    """The PKA endpoint (v1.2 Appendix D, v2.1 Appendix B): answers a request carrying a
+    challenge with a response signed by the route's key.
+
+    Options: ``seed`` (unpadded base64url of the 32-byte Ed25519 seed), ``version`` (aid1,
+    aid2), ``kid`` (aid1), ``breaks`` (names of :data:`conformance.aid.pka.BREAKS`),
+    ``serves`` (the domains whose AID-Domain it signs; a request naming another is answered 403
+    without a signature, B.7: "It SHOULD respond with status `403` and no `Signature-Input`
+    header"), ``status`` and ``body``."""
+    from conformance.aid import pka
+
+    options = route.options
+    seed = base64.urlsafe_b64decode(options["seed"] + "=" * (-len(options["seed"]) % 4))
+    version = options.get("version", "aid2")
+    status = int(options.get("status", 200))
+    headers = {"Content-Type": "application/json"}
+    body = options.get("body", '{"agent":"ready"}')
+    named = request.headers.get("AID-Domain")
+    serves = options.get("serves")
+    if named is not None and serves is not None and named.lower() not in [s.lower() for s in serves]:
+        return Response('{"error":"domain not served"}', status=403, headers=headers)
+    challenge = request.headers.get("AID-Challenge") if version == "aid1" else request.headers.get("Accept-Signature")
+    if not challenge:  # a plain request to the endpoint: no proof asked for
+        return Response(body, status=status, headers=headers)
+    target = f"{request.scheme}://{request.host}{request.full_path.rstrip('?')}"
+    added = pka.sign_response(dict(request.headers), request.method, target, status, headers, seed, version,
+                              kid=options.get("kid"), breaks=tuple(options.get("breaks", ())))
+    return Response(body, status=status, headers={**headers, **added})

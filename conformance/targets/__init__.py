@@ -32,6 +32,9 @@ class TargetOptions:
     """What the user said about reaching the target."""
 
     draft: str
+    #: The newest revision of the draft the run judges ("" for the draft's default): it picks
+    #: the reference client a ``builtin`` client target is (a revision may name its own).
+    revision: str = ""
     #: The roles the user asked for (empty: the target's own).
     roles: tuple[str, ...] = ()
     ca_bundle: Path | None = None

@@ -15,6 +15,15 @@ from conformance.world import https
 from conformance.world.site import load_mutants, load_reference, mutate
 
 
+def _client_of(options: TargetOptions):
+    """The reference client of the revision judged (a revision may name its own, AID v1.2)."""
+    from conformance import catalog, revisions
+
+    if options.revision:
+        return revisions.profile_of(options.draft, options.revision).client
+    return catalog.load(options.draft).client
+
+
 def _unknown_variant(draft: str, name: str, role: str | None, count: int) -> TargetError:
     """No variant ``name`` for the role being checked: say which ``--role`` has it, if one does."""
     from conformance import catalog
@@ -64,7 +73,7 @@ class BuiltinTargets:
         name = spec.partition(":")[2]
         from conformance import catalog
 
-        client = catalog.load(options.draft).client
+        client = _client_of(options)
         if client and client.role in options.roles:
             return self._client(spec, name, options, client)
         from conformance.resources import fixtures_dir
