@@ -706,6 +706,9 @@ def _classify(call: pytest.CallInfo) -> tuple[str, str]:
 def _evidence(item: pytest.Item) -> list[dict[str, Any]]:
     seen: set[int] = set()
     out = []
+    state = item.config.stash.get(STATE, None)
+    adapter = state.target.adapter if state is not None and state.target is not None else None
+    asker = adapter.dns_asker() if adapter is not None else None  # who sent the client's DNS queries
     for value in getattr(item, "funcargs", {}).values():
         getter = getattr(value, "evidence", None)
         if not callable(getter):
@@ -713,7 +716,7 @@ def _evidence(item: pytest.Item) -> list[dict[str, Any]]:
         for ex in getter():
             if id(ex) not in seen:
                 seen.add(id(ex))
-                out.append(model.evidence_item(ex))
+                out.append(model.evidence_item(ex, dns_asker=asker))
     return out
 
 
@@ -1000,6 +1003,20 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.target.close()
 
 
+def _untested(state: RunState, profile: catalog.Profile) -> list[str]:
+    """Why a revision whose suite is not complete yet cannot be judged whole: its MUST and SHOULD
+    clauses of the checked roles that no test of the kit checks (catalogued, not untestable).
+    Such a clause is never counted as met: the run is partial, never conformant for lack of a test."""
+    missing = [cid for cid, cov in profile.coverage().items()
+               if cov.status == "untested" and cov.clause.level in ("MUST", "SHOULD")
+               and cov.clause.role in state.roles and (not state.selected or cid in state.selected)]
+    if not missing:
+        return []
+    return [f"{len(missing)} MUST or SHOULD clause{'s' if len(missing) != 1 else ''} of {profile.label} in the "
+            f"roles checked {'have' if len(missing) != 1 else 'has'} no test in this kit yet "
+            f"({', '.join(missing[:5])}{', …' if len(missing) > 5 else ''}): not judged, never counted as met"]
+
+
 def _judge(config: pytest.Config, state: RunState, profile: catalog.Profile, outcomes: list, replay: dict[str, str],
            completed: bool) -> tuple[list, model.Summary, tuple, dict | None]:
     """One revision's verdict from the run's outcomes: its results (its own clauses, sections and
@@ -1016,7 +1033,7 @@ def _judge(config: pytest.Config, state: RunState, profile: catalog.Profile, out
     rows = set(profile.draft_levels_offered_by.values()) - state.selected if state.selected else set()
     witnessed = [r for r in model.build_results(profile, state.roles, [o for o in outcomes if o.clause in rows], {}, None)
                  if r.clause in rows]
-    summary = model.summarize(results, completed=completed, partial_reasons=state.partial_reasons,
+    summary = model.summarize(results, completed=completed, partial_reasons=state.partial_reasons + _untested(state, profile),
                               draft_levels=levels, offered_by=profile.draft_levels_offered_by, witnessed=witnessed,
                               declared_level=config.getoption("adck_level"),
                               fail_on=config.getoption("adck_fail_on"), waived=waived)

@@ -217,13 +217,18 @@ class AidClient(ClientDriver):
         return f"{self.run_id}-{scenario.host}"
 
     def discover(self, scenario: AidScenario, *, at: timedelta = timedelta(0), session: str | None = None,
-                 user: dict | None = None, platform: str | None = None, domain: str | None = None) -> dict:
+                 user: dict | None = None, platform: str | None = None, domain: str | None = None,
+                 policy: dict | None = None) -> dict:
+        """One discovery; ``policy`` sets the client's knobs (AID v1.2 3.2, v2.1 3.3: pka, dnssec,
+        well-known, downgrade, domain-binding, or ``mode`` balanced/strict)."""
         __tracebackhide__ = True
         params: dict[str, Any] = {"domain": domain or scenario.domain}
         if user is not None:
             params["user"] = user
         if platform is not None:
             params["platform"] = platform
+        if policy is not None:
+            params["policy"] = policy
         return self.step("aid.discover", params, now=T0 + at, network=scenario.network(), world=scenario.web.world,
                          record=scenario.steps, session=session)
 
@@ -362,3 +367,52 @@ def asked_for(reply: dict, key: str, kind: str = "config", clause: str = "AID-2.
 def warned(reply: dict) -> bool:
     """The client warned the user (a warning, or an error it reported)."""
     return bool(reply.get("warnings")) or (reply.get("outcome") == "error" and bool(reply.get("messages")))
+
+
+# ---------------------------------------------------------------- AID v1.2 and v2.1 (short keys, codes, PKA)
+
+#: Table 1 of v1.2 and v2.1: the error codes, by name, and their numeric constants (Appendix C of v1.2).
+ERROR_CODES = {"ERR_NO_RECORD": 1000, "ERR_INVALID_TXT": 1001, "ERR_UNSUPPORTED_PROTO": 1002,
+               "ERR_SECURITY": 1003, "ERR_DNS_LOOKUP_FAILED": 1004, "ERR_FALLBACK_FAILED": 1005}
+
+
+def error_code(reply: dict) -> str | None:
+    """The Table 1 code a client reported (its ``error_kind``), by name: a client may give the
+    name (``ERR_INVALID_TXT``) or the number (1001, "1001"); None for anything else."""
+    kind = reply.get("error_kind")
+    if kind is None:
+        return None
+    text = str(kind).strip()
+    by_number = {str(n): name for name, n in ERROR_CODES.items()}
+    return text.upper() if text.upper() in ERROR_CODES else by_number.get(text)
+
+
+def txt(version: str = "aid2", *, u: str | None = "https://{host}/mcp", p: str | None = "mcp", **more: str) -> str:
+    """An AID record in the short-key form (``v``, ``u``, ``p``, then ``more`` in order)."""
+    pairs = [f"v={version}"] + ([f"u={u}"] if u is not None else []) + ([f"p={p}"] if p is not None else [])
+    return ";".join(pairs + [f"{k}={v}" for k, v in more.items()])
+
+
+#: A published test key (never a secret): the seed of the Ed25519 key the scenario endpoints sign with.
+SCENARIO_SEED = "Zo2e0nKuKE2V0JrhOLOYg1xbnHlbyk0cQB14ZRyHBEI"
+
+
+def scenario_key(version: str = "aid2", seed: str = SCENARIO_SEED) -> str:
+    """The record's ``k`` for the scenario key: unpadded base64url (aid2) or base58btc multibase (aid1)."""
+    import base64
+
+    from conformance.aid import pka
+    raw = base64.urlsafe_b64decode(seed + "=" * (-len(seed) % 4))
+    return pka.encode_key(pka.public_bytes(raw), version)
+
+
+def pka_route(version: str = "aid2", *, path: str = "/mcp", breaks: tuple[str, ...] = (), kid: str | None = None,
+              serves: list[str] | None = None, seed: str = SCENARIO_SEED, status: int = 200) -> dict:
+    """A route proving possession of the scenario key (handler ``aid.pka``); ``breaks`` names
+    the rules its proof violates (conformance.aid.pka.BREAKS); ``serves``: the domains whose
+    AID-Domain it signs (default: the scenario's own host)."""
+    options: dict[str, Any] = {"seed": seed, "version": version, "breaks": list(breaks), "status": status,
+                               "serves": serves if serves is not None else ["{host}"]}
+    if kid is not None:
+        options["kid"] = kid
+    return {"path": path, "handler": "aid.pka", "options": options}
