@@ -71,8 +71,8 @@ def suite_run(prefix: Path, node_path: str):
 class Adapter:
     """adapter.mjs as a process, spoken to line by line."""
 
-    def __init__(self, node_path: str, prefix: Path) -> None:
-        self.proc = subprocess.Popen([node_path, str(aid_npm.ADAPTER), "--prefix", str(prefix)],
+    def __init__(self, node_path: str, prefix: Path, *options: str) -> None:
+        self.proc = subprocess.Popen([node_path, str(aid_npm.ADAPTER), "--prefix", str(prefix), *options],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True, encoding="utf-8")
 
@@ -95,10 +95,12 @@ class Adapter:
                 self.proc.kill()
 
 
-def _step(n: int, domain: str, nameserver: str) -> dict:
+def _step(n: int, domain: str, nameserver: str, anchors: list[str] | None = None) -> dict:
+    network: dict = {"nameservers": [nameserver], "connect_to": []}
+    if anchors:
+        network["dnssec_anchors"] = anchors
     return {"type": "run", "id": f"t-{n}", "session": f"t-{n}", "operation": "aid.discover",
-            "params": {"domain": domain, "now": "2025-07-01T12:00:00Z",
-                       "network": {"nameservers": [nameserver], "connect_to": []}}}
+            "params": {"domain": domain, "now": "2025-07-01T12:00:00Z", "network": network}}
 
 
 def _evidence(reply: dict) -> re.Match:
@@ -116,6 +118,9 @@ def test_hello_follows_the_protocol(prefix: Path, node_path: str) -> None:
     assert hello["operations"] == ["aid.discover"] and hello["features"] == []
     # the tokens the library accepts at an https:// uri: not local, zeroconf, websocket
     assert {"mcp", "a2a"} <= set(hello["protocols"]) and not {"local", "zeroconf", "websocket"} & set(hello["protocols"])
+    # who asks the kit's nameserver: the adapter's forwarder, on the library's behalf
+    assert hello["dns"]["asked_by"] == "adapter" and "1.1.1.1, 8.8.8.8" in hello["dns"]["how"]
+    assert "no DNSSEC validation" in hello["dns"]["how"]
 
 
 def test_the_library_asks_the_kits_nameserver_and_nothing_else(prefix: Path, node_path: str) -> None:
@@ -153,6 +158,36 @@ def test_the_library_asks_the_kits_nameserver_and_nothing_else(prefix: Path, nod
         assert ev["refused"] == ""
     assert "udp+tcp NOERROR" in _evidence(big)["queries"]
     assert "NXDOMAIN" in _evidence(missing)["queries"]
+
+
+@pytest.mark.parametrize("validating", [False, True], ids=["default", "validating-resolver"])
+def test_dnssec_is_the_resolvers_the_library_validates_nothing(validating: bool, prefix: Path, node_path: str) -> None:
+    """A signed zone, then the same record changed after signing. By default the forwarder passes
+    both on and the library uses the tampered one (AID-4-02 fails); with --validating-resolver
+    the forwarder answers SERVFAIL for it, as the library's real DoH resolvers would, and the
+    library reports no record."""
+    record = '_agent TXT "v=aid1;uri=https://api.{0}/mcp;proto=mcp"\n'
+    with MockDNS() as server:
+        signed = server.add_zone("signed.adck.test.", record.format("signed.adck.test"), sign=True)
+        tampered = server.add_zone("tampered.adck.test.", record.format("tampered.adck.test"), sign=True)
+        server.tamper("tampered.adck.test.", "_agent")
+        nameserver = f"127.0.0.1:{server.port}"
+        anchors = [signed.keys.ds.to_text(), tampered.keys.ds.to_text()]
+        adapter = Adapter(node_path, prefix, *(["--validating-resolver"] if validating else []))
+        try:
+            adapter.ask({"type": "hello", "protocol": "adck-harness/1", "kit": "adck test"})
+            good = adapter.ask(_step(1, "signed.adck.test", nameserver, anchors))
+            bad = adapter.ask(_step(2, "tampered.adck.test", nameserver, anchors))
+        finally:
+            assert adapter.stop() == 0
+    assert good["outcome"] == "connect" and good["connect"]["uri"] == "https://api.signed.adck.test/mcp", good
+    if validating:
+        assert "dnssec secure-or-negative" in _evidence(good)["queries"]
+        assert bad["outcome"] == "none" and bad["error_kind"] == "ERR_NO_RECORD", bad
+        assert "SERVFAIL (the forwarder's DNSSEC validation: the answer's RRSIG fails" in _evidence(bad)["queries"]
+    else:
+        assert "dnssec" not in _evidence(good)["queries"]
+        assert bad["outcome"] == "connect" and "attacker.invalid" in bad["connect"]["uri"], bad
 
 
 def test_no_real_dns_over_https_endpoint_is_contacted(prefix: Path, node_path: str) -> None:
@@ -208,8 +243,9 @@ PINNED = {
     "AID-2.3-05": "fail",
     # a revision: v1.1/v1.2 make proto one token; v1 says a comma-separated list, first preferred
     "AID-2.1-17": "fail",
-    # no DNSSEC validation by the library (it trusts its DoH resolvers, and reads no AD bit); the
-    # adapter's forwarder does not validate either: uses a record whose RRSIG fails
+    # a limit of the adapter: the library leaves DNSSEC to its DoH resolvers (which validate) and
+    # reads no AD bit; the default forwarder standing in for them does not validate
+    # (test_dnssec_is_the_resolvers_the_library_validates_nothing: with --validating-resolver it passes)
     "AID-4-02": "fail",
 }
 
@@ -226,8 +262,10 @@ def test_failures_show_the_redirected_dns_in_their_evidence(suite_run) -> None:
     failed = [r for r in suite_run.report.results if r.outcome == "fail"]
     assert failed
     for result in failed:
-        asked = [e["dns"] for e in result.evidence if "dns" in e]
-        assert any(d["status"].startswith("asked by the client") for d in asked), result.clause
+        asked = [e["dns"] for e in result.evidence if "dns" in e and e["dns"]["status"].startswith("asked by")]
+        assert asked, result.clause
+        # a kit that reads the hello's dns says the adapter asked, on the client's behalf
+        assert all(d.get("asked_by", "adapter") == "adapter" for d in asked), asked
         for e in result.evidence:
             step = e.get("harness")
             if not step or not step.get("reply"):

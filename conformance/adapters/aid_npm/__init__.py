@@ -5,8 +5,8 @@ package, finds ``node`` and builds the target string. Nothing of it is declared 
 ``node`` (20.6 or later, for ``module.register``) and ``npm`` come from the system.
 
     python -m conformance.adapters.aid_npm --install           # npm install into the cache prefix
-    adck run aid --role client --target "cmd:node conformance/adapters/aid_npm/adapter.mjs --prefix DIR"
-    adck run aid --role client --target "cmd:python -m conformance.adapters.aid_npm"   # finds node, the cache
+    adck run aid@v1 --role client --target "cmd:node conformance/adapters/aid_npm/adapter.mjs --prefix DIR"
+    adck run aid@v1 --role client --target "cmd:python -m conformance.adapters.aid_npm"   # finds node, the cache
 
 The npm prefix (a folder holding ``node_modules/@agentcommunity/aid``) is ``--prefix DIR``, else
 ``$ADCK_AID_NPM_PREFIX``, else ``$ADCK_NPM_CACHE/agentcommunity-aid-1.1.0``, else
@@ -14,9 +14,9 @@ The npm prefix (a folder holding ``node_modules/@agentcommunity/aid``) is ``--pr
 same rule).
 
 What the adapter changes around the library (:data:`REDIRECTION`; README.md says it at length).
-The harness protocol has no member of the hello for this (``client`` holds name, version,
-language and homepage only), so it is this constant, the adapter's stderr banner, and one line
-of evidence in every reply's ``messages``:
+It is this constant, the hello's optional ``dns`` member (``asked_by: adapter``, its ``how``:
+being added to the protocol at the time of writing; a kit without it ignores it), the adapter's
+stderr banner, and one line of evidence in every reply's ``messages``:
 
 - **DNS**: ``discover()`` calls ``query(q, {endpoints: ["1.1.1.1", "8.8.8.8"]})`` of the
   ``dns-query`` package: DNS-over-HTTPS to public resolvers, fixed in its code. An ESM loader
@@ -34,9 +34,13 @@ of evidence in every reply's ``messages``:
   dispatcher is replaced by an Agent whose ``connect`` goes where ``connect_to`` says, keeps the
   host name for SNI and the certificate check, and trusts exactly ``ca_file``. A host neither
   mapped nor loopback is refused, never resolved.
-- **DNSSEC**: neither the library nor the forwarder validates; ``dnssec_anchors`` are not used.
-  (The library's real resolvers, 1.1.1.1 and 8.8.8.8, validate; the library does not ask for
-  or read the AD bit.)
+- **DNSSEC**: the library validates nothing (it sets no DO bit and reads no AD bit): it relies on
+  its resolvers, 1.1.1.1 and 8.8.8.8, which validate and answer SERVFAIL for a bogus answer. By
+  default the forwarder does not validate either (``dnssec_anchors`` unused).
+  ``--validating-resolver`` makes it stand in for those resolvers (``dnssec.mjs``): with the
+  step's anchors it asks again with the DO bit for the RRset, its RRSIGs and the zone's DNSKEYs
+  (extra queries the kit sees), validates, and answers SERVFAIL for a bogus positive answer;
+  negative answers pass unproven.
 - **Timeout**: ``discover(domain, {timeout: 5000})``, the kit's reference client's lifetime of a lookup.
 
 How a result becomes a reply (as the aid_py adapter): a record -> ``connect`` to its uri with its
@@ -73,7 +77,8 @@ REDIRECTION = {
     "well_known_fallback": "off (wellKnownFallback: false; --fallback turns it on)",
     "https": ("Node's undici global dispatcher: connect per connect_to, SNI and certificate name of the "
               "original host, trust exactly ca_file"),
-    "dnssec": "not validated (no trust anchor passed; the forwarder does not validate)",
+    "dnssec": ("not validated by the library; by default not by the forwarder either (--validating-resolver: "
+               "the forwarder validates with the step's anchors and answers SERVFAIL for a bogus answer)"),
     "timeout_ms": 5000,
 }
 
@@ -142,9 +147,12 @@ def install(prefix: Path | None = None, *, version: str = VERSION, timeout: floa
     return target
 
 
-def target(prefix: Path | None = None, *, node_path: str | None = None, fallback: bool = False) -> str:
+def target(prefix: Path | None = None, *, node_path: str | None = None, fallback: bool = False,
+           validating_resolver: bool = False) -> str:
     """The ``cmd:`` target running adapter.mjs with node on the given prefix (absolute paths)."""
     argv = [node_path or "node", str(ADAPTER), "--prefix", str(Path(prefix or default_prefix()).resolve())]
     if fallback:
         argv.append("--fallback")
+    if validating_resolver:
+        argv.append("--validating-resolver")
     return "cmd:" + shlex.join(argv)

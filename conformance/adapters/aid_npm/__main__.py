@@ -1,7 +1,7 @@
 """``python -m conformance.adapters.aid_npm``: run (or install) the @agentcommunity/aid adapter.
 
     python -m conformance.adapters.aid_npm --install [--prefix DIR]    # npm install the pinned version, then exit
-    adck run aid --role client --target "cmd:python -m conformance.adapters.aid_npm [--prefix DIR] [--fallback]"
+    adck run aid@v1 --role client --target "cmd:python -m conformance.adapters.aid_npm [--prefix DIR] [--fallback] [--validating-resolver]"
 
 As a target it finds ``node`` and the installed package and replaces itself with
 ``node adapter.mjs --prefix DIR`` (``exec``: same process, same process group, so the kit's
@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prefix", type=Path, default=None, help="npm prefix holding node_modules/@agentcommunity/aid")
     parser.add_argument("--install", action="store_true", help=f"install {PACKAGE}@{VERSION} there and exit")
     parser.add_argument("--fallback", action="store_true", help="switch the library's .well-known fallback on")
+    parser.add_argument("--validating-resolver", action="store_true",
+                        help="the loopback forwarder validates DNSSEC with the step's anchors, as the library's real resolvers do")
     args = parser.parse_args(argv)
     prefix = (args.prefix or default_prefix()).resolve()
     try:
@@ -39,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"adck: {PACKAGE} is not installed under {prefix}; install it with: "
               f"python -m conformance.adapters.aid_npm --install --prefix {prefix}", file=sys.stderr)
         return 2
-    argv_node = [node_path, str(ADAPTER), "--prefix", str(prefix), *(["--fallback"] if args.fallback else [])]
+    argv_node = [node_path, str(ADAPTER), "--prefix", str(prefix), *(["--fallback"] if args.fallback else []),
+                 *(["--validating-resolver"] if args.validating_resolver else [])]
     sys.stdout.flush()
     os.execv(node_path, argv_node)
     return 0  # not reached

@@ -7,8 +7,10 @@
 // conformance.adapters.aid_npm --install installs the pinned version there). Without --prefix:
 // $ADCK_AID_NPM_PREFIX, else $ADCK_NPM_CACHE/agentcommunity-aid-VERSION, else
 // ~/.cache/adck/npm/agentcommunity-aid-VERSION. --fallback switches the library's .well-known
-// fallback on (off by default: AID v1 has none). What the adapter changes around the library:
-// README.md and redirect.mjs.
+// fallback on (off by default: AID v1 has none). --validating-resolver makes the loopback
+// forwarder validate DNSSEC with the step's trust anchors and answer SERVFAIL for a bogus
+// answer, as the library's real resolvers (1.1.1.1, 8.8.8.8) do (off by default: the library
+// validates nothing itself). What the adapter changes around the library: README.md, redirect.mjs.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -33,16 +35,17 @@ console.log = console.info = console.debug = (...args) => console.error(...args)
 
 function usage(message) {
   process.stderr.write(`adck aid_npm adapter: ${message}\n`
-    + "usage: node adapter.mjs [--prefix NPM_PREFIX] [--fallback]\n");
+    + "usage: node adapter.mjs [--prefix NPM_PREFIX] [--fallback] [--validating-resolver]\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { prefix: null, fallback: false };
+  const args = { prefix: null, fallback: false, validating: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--prefix" && i + 1 < argv.length) args.prefix = argv[++i];
     else if (argv[i].startsWith("--prefix=")) args.prefix = argv[i].slice(9);
     else if (argv[i] === "--fallback") args.fallback = true;
+    else if (argv[i] === "--validating-resolver") args.validating = true;
     else usage(`unknown argument ${JSON.stringify(argv[i])}`);
   }
   if (!args.prefix) {
@@ -69,6 +72,7 @@ register("./hooks.mjs", import.meta.url, {
   data: { libraryURL: pathToFileURL(packageDir + path.sep).href, redirectURL: new URL("./redirect.mjs", import.meta.url).href },
 });
 redirect.installGuard();
+redirect.state.validating = args.validating;
 await redirect.startForwarder();
 await redirect.installFetchDispatcher();
 const lib = await import(pathToFileURL(path.join(packageDir, "dist", "index.js")).href);
@@ -92,6 +96,14 @@ function hello() {
     operations: ["aid.discover"],
     features: [], // no manifests (aid.manifest), no local execution (aid.local)
     protocols: protocols(),
+    // the library's DoH query goes to the adapter's loopback forwarder, which asks the kit's
+    // nameserver on its behalf (the hello's optional `dns`; a kit without it ignores it)
+    dns: {
+      asked_by: "adapter", adapter: "conformance/adapters/aid_npm/adapter.mjs", client_transport: "http",
+      how: "the library's fixed DoH endpoints 1.1.1.1, 8.8.8.8 replaced by the adapter's loopback DoH forwarder "
+        + "(ESM loader hook on dns-query), which sends the library's query as it is, UDP then TCP on truncation; "
+        + (args.validating ? "the forwarder validates DNSSEC with the step's anchors" : "no DNSSEC validation"),
+    },
   };
 }
 
@@ -142,7 +154,8 @@ function send(message) {
 }
 
 process.stderr.write(`adck aid_npm: ${PACKAGE}@${version} from ${packageDir}; dns-query redirected to `
-  + `${redirect.state.forwarder.url}; .well-known fallback ${args.fallback ? "on" : "off"}\n`);
+  + `${redirect.state.forwarder.url}${args.validating ? " (validating DNSSEC with the step's anchors)" : " (no DNSSEC validation)"}; `
+  + `.well-known fallback ${args.fallback ? "on" : "off"}\n`);
 
 const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of input) {

@@ -8,7 +8,8 @@
 // forwarder sends the library's DNS message, byte for byte, to the step's nameservers (the
 // kit's mock) over UDP, and over TCP when the UDP answer is truncated, and returns the answer as
 // DoH. dns-query still encodes the query and decodes the answer: the library's real code path,
-// only the endpoint moved. wrapQuery() refuses any endpoint that is not loopback.
+// only the endpoint moved. wrapQuery() refuses any endpoint that is not loopback. The forwarder
+// validates no DNSSEC unless state.validating (adapter.mjs --validating-resolver, dnssec.mjs).
 //
 // HTTPS (global fetch: the library's .well-known fallback and PKA handshake): Node's built-in
 // undici global dispatcher is replaced by an Agent whose `connect` opens the TCP connection
@@ -26,6 +27,8 @@ import http from "node:http";
 import net from "node:net";
 import tls from "node:tls";
 
+import * as dnssec from "./dnssec.mjs";
+
 /** Per-try seconds of the forwarder towards a nameserver (the kit's reference client's). */
 export const TRY_TIMEOUT_MS = 2000;
 
@@ -36,6 +39,8 @@ export const state = {
   forwarder: null,
   /** Non-loopback connections the guard refused, over the whole process. */
   refused: [],
+  /** --validating-resolver: the forwarder validates DNSSEC with the step's anchors (dnssec.mjs). */
+  validating: false,
 };
 
 export function isLoopback(host) {
@@ -95,9 +100,9 @@ function questionOf(buf) {
     }
     const type = buf.readUInt16BE(i + 1);
     const names = { 1: "A", 16: "TXT", 28: "AAAA", 64: "SVCB", 65: "HTTPS", 43: "DS", 48: "DNSKEY" };
-    return { name: labels.join("."), type: names[type] || String(type) };
+    return { name: labels.join("."), type: names[type] || String(type), code: type };
   } catch {
-    return { name: "?", type: "?" };
+    return { name: "?", type: "?", code: 0 };
   }
 }
 
@@ -149,24 +154,44 @@ function tcpAsk(message, host, port) {
   });
 }
 
-/** Ask the step's nameservers, in order: UDP, then TCP when the answer is truncated. */
+/** One nameserver: UDP, then TCP when the answer is truncated; [answer, transport]. */
+async function askServer(message, host, port) {
+  const answer = await udpAsk(message, host, port);
+  if (answer.length > 2 && (answer[2] & 0x02)) return [await tcpAsk(message, host, port), "udp+tcp"];
+  return [answer, "udp"];
+}
+
+/** Ask the step's nameservers, in order; with --validating-resolver, SERVFAIL a bogus answer. */
 async function forward(message, step) {
   const errors = [];
   for (const [host, port] of step.nameservers) {
-    const entry = { ...questionOf(message), upstream: `${host}:${port}`, transport: "udp", rcode: null };
+    const question = questionOf(message);
+    const entry = { ...question, upstream: `${host}:${port}`, transport: "udp", rcode: null };
     step.queries.push(entry);
+    let answer;
     try {
-      let answer = await udpAsk(message, host, port);
-      if (answer.length > 2 && (answer[2] & 0x02)) {
-        entry.transport = "udp+tcp";
-        answer = await tcpAsk(message, host, port);
-      }
+      [answer, entry.transport] = await askServer(message, host, port);
       entry.rcode = RCODES[answer[3] & 0x0f] || String(answer[3] & 0x0f);
-      return answer;
     } catch (error) {
       entry.rcode = `no answer (${error.message})`;
       errors.push(`${host}:${port}: ${error.message}`);
+      continue;
     }
+    const anchor = state.validating ? dnssec.anchorFor(step.anchors, question.name) : null;
+    if (anchor) {
+      let why;
+      try {
+        why = await dnssec.bogus(question.name, question.code, anchor, async (m) => (await askServer(m, host, port))[0]);
+      } catch (error) {
+        why = `validation failed: ${error.message}`;
+      }
+      entry.dnssec = why ? "bogus" : "secure-or-negative";
+      if (why) {
+        entry.rcode = `SERVFAIL (the forwarder's DNSSEC validation: ${why})`;
+        return dnssec.servfail(message);
+      }
+    }
+    return answer;
   }
   throw new Error(errors.join("; ") || "no nameserver given");
 }
@@ -315,6 +340,7 @@ export function beginStep(network) {
     nameservers: nameservers.filter(([h]) => isLoopback(h)),
     ignored: nameservers.filter(([h]) => !isLoopback(h)).map(([h, p]) => `${h}:${p}`),
     connectTo: (network.connect_to || []).map(parseConnectTo).filter(Boolean),
+    anchors: (network.dnssec_anchors || []).map(dnssec.parseAnchor),
     caPem, queries: [], asked: new Set(), redirected: 0, refusedBefore: state.refused.length,
     abort: new AbortController(),
   };
@@ -329,7 +355,8 @@ export function endStep(step) {
 /** One line of evidence for the report: what the library asked and where it went. */
 export function evidence(step) {
   const asked = [...step.asked].join(", ") || "none";
-  const queries = step.queries.map((q) => `${q.type} ${q.name} -> ${q.upstream} ${q.transport} ${q.rcode ?? "pending"}`);
+  const queries = step.queries.map((q) => `${q.type} ${q.name} -> ${q.upstream} ${q.transport} ${q.rcode ?? "pending"}`
+    + (q.dnssec ? ` dnssec ${q.dnssec}` : ""));
   const refused = state.refused.slice(step.refusedBefore);
   return `adck aid_npm: dns-query endpoints asked by the library: [${asked}], replaced by `
     + `${state.forwarder ? state.forwarder.url : "-"} (${step.redirected} queries); forwarded `
