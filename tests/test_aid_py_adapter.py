@@ -126,3 +126,21 @@ def test_a_missing_aid_py_stops_the_run_saying_what_to_install(target: str, tmp_
     assert done.returncode == 2
     output = " ".join((done.stdout + done.stderr).split())
     assert "pip install 'adck[aid-py]'" in output and "simulated" in output
+
+
+def test_the_dns_evidence_names_the_adapter(aid_py) -> None:
+    """aid_py sends its own DNS queries, to the resolver the adapter pointed at the kit's
+    nameserver: the hello says so (``dns``), and every DNS query in the evidence names the
+    adapter beside the client, with the transport the nameserver saw."""
+    from conformance.adapters.aid_py import ADAPTER, discover
+
+    hello = discover({"type": "hello", "protocol": "adck-harness/1", "kit": "adck test"})
+    assert hello["dns"]["asked_by"] == "client" and hello["dns"]["adapter"] == ADAPTER
+    report = quiet_run("aid@v1", IN_PROCESS, roles=["client"], clauses=["AID-2.3-05"], seed=SEED).report
+    failed = next(r for r in report.results if r.clause == "AID-2.3-05")
+    queries = [ev["dns"] for ev in failed.evidence if "dns" in ev]
+    assert queries, failed.evidence
+    for q in queries:
+        assert q["status"].startswith(f"asked by the client over {q['transport']}, to the nameserver its adapter "
+                                      f"{ADAPTER} pointed it at: "), q
+        assert q["asked_by"] == "client" and q["adapter"] == ADAPTER and q["transport"] in ("udp", "tcp")

@@ -143,3 +143,48 @@ def test_queries_are_counted(resolver: Resolver) -> None:
     resolver.txt("_agent.example.test")
     resolver.txt("multi.example.test")
     assert resolver.queries_sent == 2
+
+
+def test_a_clients_dns_query_says_who_asked() -> None:
+    """The DNS evidence of a client's query says who sent it: the client itself (no declaration:
+    as before), the client through a resolver its adapter set, or the adapter on its behalf
+    (the hello's optional ``dns``, docs/harness-protocol.md), and the transport the kit's
+    nameserver saw."""
+    from conformance.harness.adapters import Adapter
+    from conformance.reports.model import dns_query_evidence, evidence_line
+    from conformance.world.dns import QueryLog
+
+    q = QueryLog("_agent.x.adck.test.", "TXT", "udp", False)
+    plain = dns_query_evidence(q)["dns"]
+    assert plain["status"] == "asked by the client over udp" and "asked_by" not in plain
+    assert dns_query_evidence(q, Adapter(spec="python:m:f", send=lambda m: None).dns_asker()) == {"dns": plain}
+
+    def asker(dns: dict) -> dict:
+        adapter = Adapter(spec="cmd:node proxy.mjs", send=lambda m: None)
+        adapter.dns = dns
+        return adapter.dns_asker()
+
+    forwarded = dns_query_evidence(q, asker({"asked_by": "adapter", "client_transport": "https",
+                                             "how": "a DNS-over-HTTPS endpoint forwarding to the kit"}))["dns"]
+    assert forwarded["status"] == ("asked by the adapter cmd:node proxy.mjs on the client's behalf over udp "
+                                   "(the client asked the adapter over https): a DNS-over-HTTPS endpoint forwarding to the kit")
+    assert (forwarded["asked_by"], forwarded["adapter"], forwarded["transport"]) == ("adapter", "cmd:node proxy.mjs", "udp")
+    pointed = dns_query_evidence(QueryLog("_agent.x.adck.test.", "TXT", "tcp", True),
+                                 asker({"asked_by": "client", "adapter": "toy"}))
+    assert evidence_line(pointed) == ("DNS _agent.x.adck.test. TXT -> asked by the client over tcp, to the nameserver "
+                                      "its adapter toy pointed it at")
+
+
+def test_the_hello_may_declare_how_dns_reaches_the_kit() -> None:
+    from conformance.harness.adapters import AdapterError, callable_adapter
+
+    base = {"type": "hello", "protocol": "adck-harness/1", "client": {"name": "toy"}, "operations": ["aid.discover"]}
+    for dns, ok in [({"asked_by": "adapter", "client_transport": "https"}, True), ({"asked_by": "proxy"}, False),
+                    ({"how": "x"}, False)]:
+        try:
+            adapter = callable_adapter(lambda m, dns=dns: {**base, "dns": dns} if m["type"] == "hello" else None,
+                                       "python:t:t")  # sends the hello
+        except AdapterError:
+            assert not ok, dns
+        else:
+            assert ok and adapter.dns == dns, dns

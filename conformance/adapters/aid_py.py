@@ -17,7 +17,8 @@ claiming them would have the kit serve records that name them at an https uri.
 
 Each step points ``dns.resolver.default_resolver`` at a fresh resolver asking exactly the
 step's nameservers, calls ``aid_py.discover(domain, well_known_fallback=False, ...)`` and puts
-the previous resolver back. The well-known fallback is switched off because AID v1 has none
+the previous resolver back; the hello's ``dns`` says so, and the report's DNS evidence names
+the adapter beside the client that asked (docs/harness-protocol.md). The well-known fallback is switched off because AID v1 has none
 (AID-2.3-03): aid_py's default fetches ``https://<domain>/.well-known/agent`` after a failed
 lookup, which a user of it for v1 turns off the same way. DNSSEC trust anchors are not
 passed on: aid_py does not validate. aid_py keeps no state, so sessions are not kept either.
@@ -55,6 +56,8 @@ from conformance.harness import PROTOCOL, serve_lines
 DISTRIBUTION = "aid-discovery"
 EXTRA = "aid-py"
 CLIENT_NAME = "aid-discovery (aid_py)"
+#: The adapter's name in the report's DNS evidence (it redirects the library's resolver).
+ADAPTER = "conformance.adapters.aid_py"
 HOMEPAGE = "https://github.com/agentcommunity/agent-identity-discovery"
 #: aid_py error codes meaning "this domain has no usable AID record" (outcome none).
 NO_RECORD = frozenset({"ERR_NO_RECORD", "ERR_INVALID_TXT"})
@@ -112,7 +115,12 @@ def hello() -> dict:
             "client": {"name": CLIENT_NAME, "version": _version(), "language": "python", "homepage": HOMEPAGE},
             "operations": ["aid.discover"],
             "features": [],  # no manifests (aid.manifest), no local execution (aid.local)
-            "protocols": protocols(lib)}
+            "protocols": protocols(lib),
+            # aid_py sends its own queries, through dnspython's module-level resolver, which the
+            # adapter points at the step's nameservers (the report's DNS evidence says so)
+            "dns": {"asked_by": "client", "adapter": ADAPTER,
+                    "how": "the adapter sets dnspython's dns.resolver.default_resolver, which aid_py uses, "
+                           "to a resolver asking only the step's nameservers"}}
 
 
 def resolver_for(network: dict) -> dns.resolver.Resolver:

@@ -81,6 +81,10 @@ class Adapter:
     features: tuple[str, ...] = ()
     #: The agent protocols the client says it speaks (AID), if it said.
     protocols: tuple[str, ...] = ()
+    #: How the client's DNS queries reach the kit's nameservers (the hello's optional ``dns``:
+    #: ``asked_by`` client or adapter, ``adapter``, ``how``, ``client_transport``); empty: the
+    #: client asks them itself.
+    dns: dict = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     #: True when the client runs in the kit's own process (python:, builtin).
     in_process: bool = False
@@ -94,7 +98,16 @@ class Adapter:
         reply = _check("hello", self.send(hello), "the adapter's hello")
         self.client, self.operations = reply["client"], tuple(reply["operations"])
         self.features, self.protocols = tuple(reply.get("features", ())), tuple(reply.get("protocols", ()))
+        self.dns = dict(reply.get("dns") or {})
         return self
+
+    def dns_asker(self) -> dict:
+        """Who sent the client's DNS queries, for the DNS evidence (``dns_query_evidence``):
+        ``asked_by`` ("client" or "adapter"), ``adapter`` (its name: the target as given unless
+        the hello names it), ``how`` and ``client_transport`` where the hello says."""
+        if not self.dns:
+            return {"asked_by": "client"}
+        return {"adapter": self.spec, **self.dns}
 
     def run(self, request: dict) -> dict:
         _check_kit(request)

@@ -137,21 +137,43 @@ def dns_evidence(answer: Any) -> dict[str, Any]:
                     "dnssec": answer.dnssec, "detail": redact.text(answer.detail)}}
 
 
-def dns_query_evidence(query: Any) -> dict[str, Any]:
-    """A DNS query a client under test sent to the mock DNS server."""
-    return {"dns": {"query": f"{query.name} {query.rdtype}", "status": f"asked by the client over {query.transport}",
-                    "ttl": None, "records": [], "dnssec": "DO bit set" if query.dnssec_ok else "DO bit clear",
-                    "detail": ""}}
+def dns_query_evidence(query: Any, asker: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A DNS query the kit's nameserver received for a client under test: who sent it, the
+    client itself or its adapter on its behalf (``asker``: the adapter's hello ``dns``, from
+    ``Adapter.dns_asker()``; none: the client itself), and over which transport the nameserver
+    saw it."""
+    asker = asker or {}
+    seen = f"over {query.transport}"
+    name = asker.get("adapter")
+    how = asker.get("how")
+    if asker.get("asked_by") == "adapter":
+        status = f"asked by the adapter {name} on the client's behalf {seen}"
+        if asker.get("client_transport"):
+            status += f" (the client asked the adapter over {asker['client_transport']})"
+    elif name:
+        status = f"asked by the client {seen}, to the nameserver its adapter {name} pointed it at"
+    else:
+        status = f"asked by the client {seen}"
+    if how:
+        status += f": {how}"
+    ev: dict[str, Any] = {"query": f"{query.name} {query.rdtype}", "status": redact.text(status), "ttl": None,
+                          "records": [], "dnssec": "DO bit set" if query.dnssec_ok else "DO bit clear", "detail": ""}
+    if name:  # who asked, for machines: only when an adapter declared how the queries reach the kit
+        ev["asked_by"] = asker.get("asked_by", "client")
+        ev["adapter"] = name
+        ev["transport"] = query.transport
+    return {"dns": ev}
 
 
-def evidence_item(item: Any) -> dict[str, Any]:
-    """Report evidence for an HTTP exchange, a harness step, a DNS answer or a client's DNS query."""
+def evidence_item(item: Any, *, dns_asker: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Report evidence for an HTTP exchange, a harness step, a DNS answer or a client's DNS query
+    (``dns_asker``: who sends the client's queries, :func:`dns_query_evidence`)."""
     if isinstance(item, Exchange):
         return exchange_evidence(item)
     if hasattr(item, "records") and hasattr(item, "dnssec"):
         return dns_evidence(item)
     if hasattr(item, "rdtype") and hasattr(item, "transport"):
-        return dns_query_evidence(item)
+        return dns_query_evidence(item, dns_asker)
     return harness_evidence(item)
 
 
