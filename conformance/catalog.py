@@ -413,19 +413,29 @@ def suite_bindings(suite: str) -> dict[str, tuple[str, ...]]:
     Imports the suite's test modules (without running them) and reads the ``clause`` mark
     that :func:`conformance.outcomes.clause` put on each test.
     """
-    package = importlib.import_module(suite)
     bound: dict[str, list[str]] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.name.startswith("test_"):
-            continue
-        module = importlib.import_module(f"{suite}.{info.name}")
+    for module_name in suite_modules(suite):
+        module = importlib.import_module(f"{suite}.{module_name}")
         for name, obj in vars(module).items():
             if not name.startswith("test_") or not callable(obj):
                 continue
             for mark in getattr(obj, "pytestmark", []):
                 if mark.name == "clause":
-                    bound.setdefault(mark.args[0], []).append(f"{info.name}::{name}")
+                    bound.setdefault(mark.args[0], []).append(f"{module_name}::{name}")
     return {k: tuple(v) for k, v in bound.items()}
+
+
+def suite_modules(suite: str) -> list[str]:
+    """The suite's test modules, relative to it: ``test_2_1_dns_record``, and those of its
+    subpackages dotted (``v2_1.test_2_1_record_format``: a revision's tests in a folder)."""
+    package = importlib.import_module(suite)
+    found = []
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg:
+            found += [f"{info.name}.{m}" for m in suite_modules(f"{suite}.{info.name}")]
+        elif info.name.startswith("test_"):
+            found.append(info.name)
+    return found
 
 
 def normalize_text(text: str) -> str:

@@ -36,8 +36,8 @@ def _tests(fixture: str) -> tuple[tuple[str, Callable], ...]:
     profile = catalog.load("aid")
     found = []
     for cid, names in catalog.suite_bindings(profile.suite).items():
-        if profile.clauses[cid].role != "document":
-            continue
+        if cid not in profile.clauses or profile.clauses[cid].role != "document":
+            continue  # a sentence of a later revision (its tests take the published records)
         for name in names:
             module, fn_name = name.split("::")
             fn = getattr(importlib.import_module(f"{profile.suite}.{module}"), fn_name)
