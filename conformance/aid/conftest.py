@@ -243,3 +243,82 @@ def records_of(published: list[PublishedRecord], version: str) -> list[Published
         seen = ", ".join(repr(r.text[:60]) for r in published) or "none"
         untestable(f"no v={version} record is published (AID records seen: {seen})")
     return chosen
+
+
+@dataclass
+class ProofExchange:
+    """The kit's PKA request to a published record's endpoint (u) and what came back: the
+    provider side of v1.2 Appendix D (aid1) and v2.1 Appendix B (aid2), sent once per run."""
+
+    record: PublishedRecord
+    version: str
+    #: the AID-Domain the request named (None: no domain binding asked)
+    domain: str | None
+    sent: dict[str, str]
+    fetch: Fetch
+
+    @property
+    def response(self):
+        """The endpoint's answer, or None (no answer, or a redirect: a client never follows one)."""
+        final = self.fetch.final
+        return None if final is None or self.fetch.redirects else final
+
+    def signature(self) -> tuple[list[str], dict] | None:
+        """The covered components and parameters of the response's PKA signature."""
+        from conformance.aid import pka
+        return pka.signature_input(self.version, self.response.response_headers) if self.response else None
+
+    def needs_signature(self) -> tuple[list[str], dict]:
+        """The signature, or *untestable* (the endpoint gave none to judge)."""
+        __tracebackhide__ = True
+        if self.response is None:
+            untestable(f"the PKA request to {self.fetch.url} got no answer to judge: "
+                       + (f"a redirect (HTTP {self.fetch.exchanges[0].status}), which a client never follows"
+                          if self.fetch.redirects else f"{self.fetch.error}"))
+        signed = self.signature()
+        if signed is None:
+            untestable(f"the PKA response from {self.fetch.url} (HTTP {self.response.status}) holds no readable "
+                       "Signature-Input for the proof")
+        return signed
+
+    def evidence(self) -> list:
+        return self.record.evidence() + list(self.fetch.exchanges)
+
+
+#: The AID-Domain of a request naming a domain no provider serves (v2.1 B.7: the refusal).
+UNSERVED = "not-served.adck.invalid"
+
+
+@pytest.fixture(scope="session")
+def pka_exchanges(adck_target: Target, adck_fetcher: Fetcher, published: list[PublishedRecord]):
+    """``get(version, domain)``: the PKA exchanges with each published record of ``version``
+    holding a key, each sent once per run (``domain``: the AID-Domain asked, None for none);
+    *not applicable* when no such record publishes a key."""
+    import time
+
+    from conformance.aid import pka
+
+    sent: dict[tuple[str, str | None], list[ProofExchange]] = {}
+
+    def get(version: str, domain: str | None) -> list[ProofExchange]:
+        __tracebackhide__ = True
+        if (version, domain) not in sent:
+            keyed = [r for r in records_of(published, version) if r.reading.fields.get("pka")]
+            if not keyed:
+                not_applicable(f"no v={version} record publishes a key (pka/k): there is no endpoint proof")
+            out = []
+            for record in keyed:
+                fields = record.reading.fields
+                uri = fields.get("uri", "")
+                if not uri.lower().startswith("https://"):
+                    untestable(f"the record's u {uri[:80]!r} is no https:// URL the kit could send the PKA request to")
+                headers = pka.challenge_headers(version, uri, domain, int(time.time()),
+                                                k=fields["pka"] if version == "aid2" else None)
+                # no redirect is followed (v2.1 B.5): the first answer is the one judged
+                fetch = adck_fetcher.fetch(pka.request_uri(uri), headers=headers,
+                                           spend=lambda: "a PKA request is never redirected (v2.1 B.5)")
+                out.append(ProofExchange(record, version, domain, headers, fetch))
+            sent[(version, domain)] = out
+        return sent[(version, domain)]
+
+    return get

@@ -30,10 +30,14 @@ def prove(site: Site, route: Route, request: Request) -> Response:
     challenge with a response signed by the route's key.
 
     Options: ``seed`` (unpadded base64url of the 32-byte Ed25519 seed), ``version`` (aid1,
-    aid2), ``kid`` (aid1), ``breaks`` (names of :data:`conformance.aid.pka.BREAKS`),
-    ``serves`` (the domains whose AID-Domain it signs; a request naming another is answered 403
-    without a signature, B.7: "It SHOULD respond with status `403` and no `Signature-Input`
-    header"), ``status`` and ``body``."""
+    aid2), ``kid`` (aid1), ``status`` and ``body`` of the answer; and what a broken variant
+    changes: ``breaks`` (names of :data:`conformance.aid.pka.BREAKS`), ``breaks_unbound`` (the
+    same, only on a request without AID-Domain), ``window`` and ``alg`` (what the signature
+    says, B.3), ``cache_control`` (the value sent instead of no-store). ``serves``: the domains
+    whose AID-Domain it signs (absent, or "*": any); a request naming another is refused as ``refuse``
+    says: a status (default 403, B.7: "It SHOULD respond with status `403` and no
+    `Signature-Input` header"), ``"unbound"`` (403 with the unbound proof) or ``"signed"`` (403
+    with a proof covering the unserved domain)."""
     from conformance.aid import pka
 
     options = route.options
@@ -42,14 +46,24 @@ def prove(site: Site, route: Route, request: Request) -> Response:
     status = int(options.get("status", 200))
     headers = {"Content-Type": "application/json"}
     body = options.get("body", '{"agent":"ready"}')
+    request_headers = dict(request.headers)
     named = request.headers.get("AID-Domain")
     serves = options.get("serves")
-    if named is not None and serves is not None and named.lower() not in [s.lower() for s in serves]:
-        return Response('{"error":"domain not served"}', status=403, headers=headers)
+    if named is not None and serves is not None and "*" not in serves and named.lower() not in [s.lower() for s in serves]:
+        refuse = options.get("refuse", 403)
+        if refuse not in ("unbound", "signed"):
+            return Response('{"error":"domain not served"}', status=int(refuse), headers=headers)
+        status, body = 403, '{"error":"domain not served"}'
+        if refuse == "unbound":  # answers as if the header were not there
+            request_headers = {k: v for k, v in request_headers.items() if k.lower() != "aid-domain"}
     challenge = request.headers.get("AID-Challenge") if version == "aid1" else request.headers.get("Accept-Signature")
     if not challenge:  # a plain request to the endpoint: no proof asked for
         return Response(body, status=status, headers=headers)
+    breaks = tuple(options.get("breaks", ())) + (tuple(options.get("breaks_unbound", ())) if named is None else ())
     target = f"{request.scheme}://{request.host}{request.full_path.rstrip('?')}"
-    added = pka.sign_response(dict(request.headers), request.method, target, status, headers, seed, version,
-                              kid=options.get("kid"), breaks=tuple(options.get("breaks", ())))
+    added = pka.sign_response(request_headers, request.method, target, status, headers, seed, version,
+                              kid=options.get("kid"), breaks=breaks, window=options.get("window"),
+                              alg=options.get("alg"))
+    if "cache_control" in options:
+        added["Cache-Control"] = options["cache_control"]
     return Response(body, status=status, headers={**headers, **added})

@@ -60,7 +60,7 @@ from .rules import (
     PkaError,
     Proof,
 )
-from .verifier import verify
+from .verifier import signature_input, verify
 
 
 #: Vectors of the authors' corpus the kit judges otherwise, each with the sentence that decides it.
@@ -71,7 +71,7 @@ __all__ = [
     "BREAKS", "DISAGREES", "LABEL", "RULES", "SKEW", "TAG", "V1_COVERED", "V2_BOUND", "V2_COVERED",
     "VECTOR_CLOCK", "VERSIONS", "WINDOW", "PkaError", "Proof", "aid_domain", "authority",
     "challenge_headers", "decode_key", "derived_keyid", "encode_key", "judge_vector", "public_bytes",
-    "request_uri", "sign_response", "verify",
+    "request_uri", "sign_response", "signature_input", "verify",
 ]
 
 

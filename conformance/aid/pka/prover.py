@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import email.utils
 import secrets
 import time
 from collections.abc import Iterable, Mapping
@@ -35,10 +36,13 @@ def _sign(message: _Response, key: Ed25519PrivateKey, *, label: str, covered: It
 
 def sign_response(request_headers: Mapping[str, str], method: str, target_uri: str, status: int,
                   response_headers: Mapping[str, str], private_key: Ed25519PrivateKey | bytes, version: str, *,
-                  kid: str | None = None, now: int | None = None, breaks: Iterable[str] = ()) -> dict[str, str]:
+                  kid: str | None = None, now: int | None = None, breaks: Iterable[str] = (),
+                  window: int | None = None, alg: str | None = None) -> dict[str, str]:
     """The headers a PKA endpoint adds to its response (Signature-Input, Signature and, for aid2,
     Cache-Control), as the mock provider's prover; each name in ``breaks`` (:data:`BREAKS`) makes
-    the proof violate its one rule.
+    the proof violate its one rule. ``window`` (aid2: expires - created, default 60) and ``alg``
+    (the value written, default ``ed25519``) let a provider variant sign outside what a signer
+    must or should emit (B.3) while its proof still verifies.
 
     aid2 answers v2.1 B.3's shape ("Signers **MUST** emit `alg="ed25519"` lowercase."), with the
     nonce the client sent, ``expires = created + 60`` ("SHOULD be 60 seconds or less"), and covers
@@ -65,7 +69,7 @@ def sign_response(request_headers: Mapping[str, str], method: str, target_uri: s
         covered, keyid, tag = list(V2_BOUND if bound else V2_COVERED), derived_keyid(public), TAG
     created = now - 400 if "stale-created" in broken else now + 400 if "future-created" in broken else now
     if version == "aid2":
-        expires = created + SIGN_WINDOW
+        expires = created + (SIGN_WINDOW if window is None else window)
         expires = created if "expires-not-after-created" in broken else expires
         expires = created + WINDOW + 1 if "long-window" in broken else expires
         expires = None if "missing-expires" in broken else expires
@@ -77,15 +81,20 @@ def sign_response(request_headers: Mapping[str, str], method: str, target_uri: s
     if "extra-covered-component" in broken:
         message.headers["Content-Type"] = message.headers.get("Content-Type") or "application/json"
         covered.append('"content-type"')
+    if "covers-date" in broken:  # v2.1 B.3: "The signature **MUST NOT** cover HTTP `Date`."
+        message.headers["Date"] = email.utils.formatdate(now, usegmt=True)
+        covered.append('"date"')
     if "domain-binding-wrong" in broken:
         message.request.headers["AID-Domain"] = "evil.example"  # signs a domain the client never named
-    alg = "rsa-pss-sha512" if "alg-not-ed25519" in broken else "ed25519"
+    alg = "rsa-pss-sha512" if "alg-not-ed25519" in broken else (alg or "ed25519")
     _sign(message, signing_key, label=LABEL[version], covered=covered, keyid=keyid, created=created,
           expires=expires, alg=alg, nonce=nonce, tag=tag)
     out = {"Signature-Input": message.headers.get("Signature-Input") or "",
            "Signature": message.headers.get("Signature") or ""}
     if "extra-covered-component" in broken:
         out["Content-Type"] = message.headers.get("Content-Type") or ""
+    if "covers-date" in broken:
+        out["Date"] = message.headers.get("Date") or ""
     if "duplicate-parameter" in broken:
         out["Signature-Input"] += f';keyid="{keyid}"'
     if "duplicate-label" in broken:

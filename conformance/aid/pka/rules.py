@@ -86,6 +86,7 @@ BREAKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "future-created": ("freshness", VERSIONS),
     "alg-not-ed25519": ("alg", VERSIONS),
     "extra-covered-component": ("covered-components", VERSIONS),
+    "covers-date": ("covered-components", ("aid2",)),
     "duplicate-parameter": ("signature-input", VERSIONS),
     "duplicate-label": ("signature-input", VERSIONS),
     "no-signature": ("signature-input", VERSIONS),

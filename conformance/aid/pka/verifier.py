@@ -61,6 +61,21 @@ def _parse_dictionary(name: str, value: str | None) -> dict:
         raise _Fail("signature-input", f"{name} is not a Structured Field Dictionary: {e}") from e
 
 
+def signature_input(version: str, headers: Any) -> tuple[list[str], dict[str, Any]] | None:
+    """The covered components (each serialized: ``"@method";req``) and the parameters of the
+    response's PKA signature (the ``aid-pka`` member for aid2, ``sig`` for aid1); None when the
+    response has no readable Signature-Input member of that label. For judging a provider, one
+    rule at a time."""
+    from .messages import _Headers
+
+    try:
+        parsed = _parse_dictionary("Signature-Input", _Headers(headers).get("Signature-Input"))
+        items, params = parsed[LABEL[version]]
+        return [http_sf.ser(item) for item in items], dict(params)
+    except Exception:  # noqa: BLE001 - unreadable or absent: no such signature
+        return None
+
+
 def _record_field(record: Mapping[str, Any], short: str, long: str) -> Any:
     return record.get(short, record.get(long))
 
