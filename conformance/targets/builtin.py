@@ -152,11 +152,13 @@ class BuiltinTargets:
         provider = load_provider(options.draft)
         description = f"built-in reference provider of {options.draft}"
         if name:
-            mutants = load_mutants(options.draft)
-            if name not in mutants:
-                raise _unknown_variant(options.draft, name, None, len(mutants))
-            provider = mutate_provider(provider, mutants[name])
-            description = f"built-in broken variant {name!r} of {options.draft} ({mutants[name].summary})"
+            mutants, conforming = load_mutants(options.draft), load_mutants(options.draft, "conforming")
+            variant = mutants.get(name) or conforming.get(name)
+            if variant is None:
+                raise _unknown_variant(options.draft, name, None, len(mutants) + len(conforming))
+            provider = mutate_provider(provider, variant)
+            kind = "broken" if name in mutants else "conforming"
+            description = f"built-in {kind} variant {name!r} of {options.draft} ({variant.summary})"
         server = MockDNS()
         origin = None
         try:
