@@ -81,7 +81,8 @@ def _record_field(record: Mapping[str, Any], short: str, long: str) -> Any:
 
 
 def verify(version: str, record: Mapping[str, Any], request_headers: Any, response: Any, *, now: int,
-           domain: str | None = None, domain_binding: str = "prefer", skew: int = SKEW) -> Proof:
+           domain: str | None = None, domain_binding: str = "prefer", skew: int = SKEW,
+           aid1_covered: str = "exact") -> Proof:
     """Judge one PKA response as the kit's reference client: the first rule it breaks, or ok.
 
     ``record`` is the selected record (short or long keys), ``request_headers`` what the client sent
@@ -89,10 +90,16 @@ def verify(version: str, record: Mapping[str, Any], request_headers: Any, respon
     ``headers``. ``domain`` is the queried host the client bound (B.7 2: "A client that sent an
     `AID-Domain` request header rebuilds the signature base using its own canonical queried domain
     as the `aid-domain` value"); ``domain_binding`` is v2.1 3.3's policy (``off|prefer|require``).
-    Rules run in v2.1 B.6's order; the verdict's ``domain_bound`` is B.7 4's indicator."""
+    Rules run in v2.1 B.6's order; the verdict's ``domain_bound`` is B.7 4's indicator.
+
+    ``aid1_covered``: ``"exact"`` (the five fields v1.2 D names, as the authors' vectors and SDK
+    require: what the kit's reference client checks) or ``"challenge"`` (AMB-53: what the
+    pseudocode checks, the components Signature-Input names, and among them the client's
+    challenge, as ``"aid-challenge";req`` or as the response's echo of it: how a provider is
+    judged, so that neither reading of the pseudocode fails it)."""
     try:
         bound = _verify(version, record, request_headers, response, now=now, domain=domain,
-                        domain_binding=domain_binding, skew=skew)
+                        domain_binding=domain_binding, skew=skew, aid1_covered=aid1_covered)
     except _Fail as failure:
         sentence = RULES[failure.rule].get(version, "")
         return Proof(False, failure.rule, f"{failure.rule}: {sentence} — {failure.detail}")
@@ -101,7 +108,7 @@ def verify(version: str, record: Mapping[str, Any], request_headers: Any, respon
 
 
 def _verify(version: str, record: Mapping[str, Any], request_headers: Any, response: Any, *, now: int,
-            domain: str | None, domain_binding: str, skew: int) -> bool:
+            domain: str | None, domain_binding: str, skew: int, aid1_covered: str = "exact") -> bool:
     if version not in VERSIONS:
         raise ValueError(f"unknown AID version {version!r}")
     value = _record_field(record, "k", "pka")
@@ -137,8 +144,14 @@ def _verify(version: str, record: Mapping[str, Any], request_headers: Any, respo
         raise _Fail("tag", f"the tag is {params.get('tag')!r}")
     covered = tuple(http_sf.ser(item) for item in items)
     is_bound = version == "aid2" and covered == V2_BOUND
-    if version == "aid1" and sorted(covered) != sorted(V1_COVERED):
+    if version == "aid1" and aid1_covered == "exact" and sorted(covered) != sorted(V1_COVERED):
         raise _Fail("covered-components", f"the signature covers ({' '.join(covered)})")
+    if version == "aid1" and aid1_covered == "challenge":
+        echoed = message.headers.get("AID-Challenge")
+        if '"aid-challenge";req' not in covered and not ('"aid-challenge"' in covered
+                                                        and echoed == request.get("AID-Challenge")):
+            raise _Fail("covered-components", f"the signature covers ({' '.join(covered)}), not the client's "
+                                              "challenge (AID-Challenge)")
     if version == "aid2" and covered not in (V2_COVERED, V2_BOUND):
         raise _Fail("covered-components", f"the signature covers ({' '.join(covered)})")
     if is_bound and "aid-domain" not in request:
