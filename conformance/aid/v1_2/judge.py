@@ -19,7 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 from conformance import redact
 from conformance.aid import versioned
 from conformance.aid.conftest import PublishedRecord, records_of
-from conformance.outcomes import each_case, not_applicable, untestable
+from conformance.outcomes import NotApplicable, Untestable, each_case, not_applicable, untestable
 
 #: The keys and aliases of each version's table (v1.2 2.1; v2.1 2.1 has no kid).
 ALIASES = {"aid1": dict(versioned.ALIASES),
@@ -60,9 +60,32 @@ def shared(published: list[PublishedRecord]) -> list[PublishedRecord]:
 
 
 def judge(records: list[PublishedRecord], check: Callable[[PublishedRecord], None]) -> None:
-    """``check`` each record (:func:`each_case`: every failing record is named)."""
+    """``check`` each record (:func:`each_case`: every failing record is named). A record the
+    clause does not apply to (``check`` said *not-applicable*) is left out, never ending the
+    judgement of the others; the clause is not applicable when it applies to none, and
+    *untestable* when no record it applies to could be judged."""
     __tracebackhide__ = True
-    each_case(records, check)
+    passed: list[PublishedRecord] = []
+    skipped: list[str] = []
+    blocked: list[str] = []
+
+    def one(record: PublishedRecord) -> None:
+        __tracebackhide__ = True
+        try:
+            check(record)
+        except NotApplicable as exc:
+            skipped.append(str(exc.msg).removeprefix("not applicable: "))
+            return
+        except Untestable as exc:
+            blocked.append(str(exc.msg).removeprefix("untestable: "))
+            raise
+        passed.append(record)
+
+    each_case(records, one)
+    if not passed:
+        if blocked:
+            untestable(blocked[0])
+        not_applicable("; ".join(skipped))
 
 
 def value(record: PublishedRecord, key: str) -> str:
