@@ -46,7 +46,7 @@ def test_2_1_v2_record_is_txt(lookup: TxtAnswer, adck_resolver: Resolver) -> Non
     others = other_records(adck_resolver, lookup.name)
     if others:
         violation(f"{lookup.name} holds no TXT record with v=aid2 ({lookup.status}), but advertises through "
-                  f"{'; '.join(others)}; expected the v2 record as TXT")
+                  f"{'; '.join(others)}; expected the v2 record as TXT", readings=("AMB-71",))
     if lookup.status == "ok" and lookup.records:
         not_applicable(f"{lookup.name} publishes no AID v2 record, and nothing of another type")
     untestable(f"no record at {lookup.name}: {lookup.status} (see AID-2-02)")

@@ -39,7 +39,7 @@ def test_2_1_record_holds_v(published: list[PublishedRecord]) -> None:
         untestable("no AID record is published (see AID-2-02)")
     missing = [r for r in published if r.reading.version is None]
     judge(missing, lambda r: [f"no v (version) key among {', '.join(r.reading.written) or 'no keys'}; "
-                              "expected v=aid2"])
+                              "expected v=aid2"], readings=("AMB-71",))
 
 
 @clause("AID-2.1-55")
@@ -53,7 +53,7 @@ def test_2_1_v_is_aid2(published: list[PublishedRecord]) -> None:
         not_applicable("no record holds a v other than the legacy aid1 (judged by aid@v1.2)" if published
                        else "no AID record is published")
     judge(claimed, lambda r: [] if r.reading.version == "aid2" else
-          [f"{written(r, 'version')}={r.reading.version!r}; expected aid2"], readings=("AMB-07", "AMB-60"))
+          [f"{written(r, 'version')}={r.reading.version!r}; expected aid2"], readings=("AMB-07", "AMB-60", "AMB-71"))
 
 
 @clause("AID-2.1-56")
