@@ -225,7 +225,10 @@ class VersionedAidClient:
             return "the key (pka/k) published before is gone"
         if memory.version == "aid2" and fields.get("version") == "aid1":
             return "aid2 was selected before and only aid1 is now"
-        if memory.keys and fields.get("pka") and self.thumbprint(fields) not in memory.keys:
+        # v2.1 3.3: "downgrade=warn|fail: applies to PKA removal, key replacement, ..."; v1.2 3.2 names
+        # only removal: a changed key of an aid1 record is a rotation, noticed and never failed (AMB-58)
+        if (fields.get("version") == "aid2" and memory.keys and fields.get("pka")
+                and self.thumbprint(fields) not in memory.keys):
             return "the key was replaced"
         return ""
 
