@@ -36,14 +36,17 @@ def shown(text: str, scenario: AidScenario) -> str:
     return repr(text.replace("{host}", scenario.host))
 
 
-def reported(reply: dict, row: str) -> str:
-    """The Table 1 code the client reported for a failure; *untestable* when the client did not
-    fail (its own step's clause judges that) or reported no Table 1 code at all (AID-2.3-38)."""
+def reported(reply: dict, judged: list) -> str | None:
+    """The Table 1 code the client reported for a failure, appended to ``judged``; None when the
+    client did not fail (its step's own clause judges that: the caller skips the case, and is
+    *untestable* when it judged none); *untestable* when it reported no Table 1 code at all
+    (AID-2.3-38)."""
     __tracebackhide__ = True
     if reply.get("outcome") in ("connect", "execute"):
-        untestable(f"{said(reply)} where discovery fails: no error to judge the code of (see {row})")
+        return None
     code = error_code(reply)
     if code is None:
         untestable(f"{said(reply)}: the client reported no code of Table 1 ({reply.get('error_kind')!r}), "
                    "so which one it uses for this failure cannot be judged (see AID-2.3-38)")
+    judged.append(code)
     return code

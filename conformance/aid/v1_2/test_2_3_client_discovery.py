@@ -143,7 +143,7 @@ def test_2_3_client_parses_each_answer_as_key_value_pairs(client: AidClient, sce
         if connected_to(reply) != f"https://{scenario.host}/mcp?a=b":
             violation(f"the record {shown(text, scenario)} ({name}) parsed as key=value pairs names "
                       f"u=https://{scenario.host}/mcp?a=b, and {said(reply)}")
-    for name, other in (("an SPF record", "v=spf1 -all"), ("a verification token", "site-verification=abc123"),
+    for name, other in (("a verification token", "google-site-verification=abc123"), ("a key=value of its own", "MS=ms12345"),
                         ("free text", "hello; world")):
         for order in ((other, txt("aid1")), (txt("aid1"), other)):
             scenario = scenarios.new("beside-other-txt", None,
@@ -256,13 +256,13 @@ def test_2_3_client_fails_on_several_valid_records(client: AidClient, scenarios:
 
 # ---------------------------------------------------------------- step 6: return the result
 
-RETURNED = (("mcp, a path, a query and a port", "mcp", "https://{host}:8443/v1/mcp?tenant=a&x=%2F", {}),
+RETURNED = (("mcp, a path, a query and a port", "mcp", "https://{host}:8443/v1/mcp?tenant-a&x%2F", {}),
             ("a2a with auth, desc, docs", "a2a", "https://{host}/.well-known/agent.json",
-             {"a": "oauth2_code", "s": "Agent Two", "d": "https://{host}/docs"}),
-            ("openapi", "openapi", "https://{host}/openapi.json", {"a": "apikey"}),
+             {"auth": "oauth2_code", "desc": "Agent Two", "docs": "https://{host}/docs"}),
+            ("openapi", "openapi", "https://{host}/openapi.json", {"auth": "apikey"}),
             ("graphql, upper-case path", "graphql", "https://{host}/GraphQL", {}),
-            ("grpc", "grpc", "https://{host}:50051", {"a": "mtls"}),
-            ("websocket", "websocket", "wss://{host}/ws", {"a": "none"}),
+            ("grpc", "grpc", "https://{host}:50051", {"auth": "mtls"}),
+            ("websocket", "websocket", "wss://{host}/ws", {"auth": "none"}),
             ("ucp", "ucp", "https://{host}/ucp", {}))
 
 
@@ -271,7 +271,6 @@ def test_2_3_client_returns_the_record_as_published(client: AidClient, scenarios
     """Return result. If validation succeeds, return the discovered details. (Each protocol the
     client speaks: its uri exactly as published, its proto, and auth, desc, docs where the client
     reports the record's details.)"""
-    names = {"a": "auth", "s": "desc", "d": "docs"}
     spoken = set(client.adapter.protocols or ("mcp",))
     for label, proto, uri, more in RETURNED:
         if proto not in spoken:
@@ -287,11 +286,11 @@ def test_2_3_client_returns_the_record_as_published(client: AidClient, scenarios
                       f"protocol {reply['connect'].get('protocol')!r}")
         record = reply["connect"].get("record")
         if isinstance(record, dict):
-            for short, value in more.items():
+            for key, value in more.items():
                 value = value.replace("{host}", scenario.host)
-                if record.get(names[short]) != value:
-                    violation(f"the valid record {shown(text, scenario)} holds {names[short]}={value}, and the "
-                              f"client returned {names[short]} {record.get(names[short])!r}")
+                if record.get(key) != value:
+                    violation(f"the valid record {shown(text, scenario)} holds {key}={value}, and the "
+                              f"client returned {key} {record.get(key)!r}")
 
 
 #: Valid records whose protocol token the client may not speak: registered ones, and tokens
@@ -317,9 +316,6 @@ def test_2_3_client_fails_on_a_protocol_it_does_not_speak(client: AidClient, sce
         if reply.get("outcome") != "error":
             violation(f"the record {shown(text, scenario)} names p={proto}, a protocol the client does not speak "
                       f"(hello: {sorted(client.adapter.protocols or ())}), and {said(reply)}, not an error")
-        if reply.get("error_kind") is None:
-            violation(f"the record {shown(text, scenario)} names p={proto}, which the client does not speak, and "
-                      "it failed without an error code")
 
 
 # ---------------------------------------------------------------- Table 1, row by row
@@ -330,18 +326,23 @@ def test_2_3_client_reports_no_record_as_1000(client: AidClient, scenarios: AidS
     NODATA, only other TXT data at the name; with the fallback disabled where the client takes a
     policy, or absent: a fallback the client tried may make it 1005, AMB-80.)"""
     aid1_works(client, scenarios)
+    judged: list = []
     policies = [{"well-known": "disable"}, None] if "aid.policy" in client.features else [None]
     for kind, zone, txt_data in (("NXDOMAIN", "", None), ("NODATA", "_agent 300 IN A 127.0.0.1\n", None),
                                  ("only other TXT data", "", "site-verification=abc123")):
         for policy in policies:
             scenario = scenarios.new("no-record", txt_data, zone=zone)
             reply = client.discover(scenario, policy=policy)
-            code = reported(reply, "AID-2.3-25")
+            code = reported(reply, judged)
+            if code is None:
+                continue
             allowed = {"ERR_NO_RECORD"} | ({"ERR_FALLBACK_FAILED"} if fetched_fallback(scenario) else set())
             if code not in allowed:
                 violation(f"_agent.{scenario.zone_name} answers {kind} (no AID record), and the client reported "
                           f"{reply.get('error_kind')!r}, not ERR_NO_RECORD (1000)"
                           + (" (policy well-known=disable)" if policy else ""))
+    if not judged:
+        untestable("the client failed none of these cases with an error (see AID-2.3-25)")
 
 
 #: Malformed records alone at the name (AMB-50: a version key makes them AID records).
@@ -356,13 +357,16 @@ INVALID = (("u missing", "v=aid1;p=mcp"), ("p missing", "v=aid1;u=https://{host}
 def test_2_3_client_reports_a_malformed_record_as_1001(client: AidClient, scenarios: AidScenarios) -> None:
     """| `1001` | `ERR_INVALID_TXT` | A record was found but is malformed or missing required keys. |"""
     aid1_works(client, scenarios)
+    judged: list = []
     for name, text in INVALID:
         scenario = scenarios.new("invalid-txt", text)
         reply = client.discover(scenario)
-        code = reported(reply, "AID-2.3-29")
-        if code != "ERR_INVALID_TXT":
+        code = reported(reply, judged)
+        if code is not None and code != "ERR_INVALID_TXT":
             violation(f"the only record {shown(text, scenario)} is malformed ({name}), and the client reported "
                       f"{reply.get('error_kind')!r}, not ERR_INVALID_TXT (1001)")
+    if not judged:
+        untestable("the client failed none of these cases with an error (see AID-2.3-29)")
 
 
 @clause("AID-2.3-41")
@@ -371,11 +375,14 @@ def test_2_3_client_reports_an_unspoken_protocol_as_1002(client: AidClient, scen
     specified protocol. | (A registered token the client does not speak: 1002; a token outside
     Appendix B: 1002 or 1001, AMB-50.)"""
     aid1_works(client, scenarios)
+    judged: list = []
     for proto, uri in _unspoken(client):
         text = txt("aid1", u=uri, p=proto)
         scenario = scenarios.new("unspoken-code", text)
         reply = client.discover(scenario)
-        code = reported(reply, "AID-2.3-37")
+        code = reported(reply, judged)
+        if code is None:
+            continue
         registered = proto in ("zeroconf", "mcp", "a2a", "openapi", "grpc", "graphql", "ucp")
         allowed = {"ERR_UNSUPPORTED_PROTO"} | (set() if registered else {"ERR_INVALID_TXT"})
         if code not in allowed:
@@ -383,6 +390,8 @@ def test_2_3_client_reports_an_unspoken_protocol_as_1002(client: AidClient, scen
                       + ("a registered protocol " if registered else "")
                       + f"the client does not speak, and it reported {reply.get('error_kind')!r}, "
                       f"not ERR_UNSUPPORTED_PROTO (1002)")
+    if not judged:
+        untestable("the client failed none of these cases with an error (see AID-2.3-37)")
 
 
 @clause("AID-2.3-43")
@@ -391,14 +400,19 @@ def test_2_3_client_reports_a_failed_lookup_as_1004(client: AidClient, scenarios
     (SERVFAIL, no answer at all; with the fallback disabled where the client takes a policy, or
     absent: a fallback the client tried may make it 1005, AMB-80.)"""
     aid1_works(client, scenarios)
+    judged: list = []
     policies = [{"well-known": "disable"}, None] if "aid.policy" in client.features else [None]
     for fault in ("servfail", "drop"):
         for policy in policies:
             scenario = scenarios.new("lookup-failed", txt("aid1"), fault=fault)
             reply = client.discover(scenario, policy=policy)
-            code = reported(reply, "AID-2.3-25")
+            code = reported(reply, judged)
+            if code is None:
+                continue
             allowed = {"ERR_DNS_LOOKUP_FAILED"} | ({"ERR_FALLBACK_FAILED"} if fetched_fallback(scenario) else set())
             if code not in allowed:
                 violation(f"the server answers the query for _agent.{scenario.zone_name} with {fault}, and the "
                           f"client reported {reply.get('error_kind')!r}, not ERR_DNS_LOOKUP_FAILED (1004)"
                           + (" (policy well-known=disable)" if policy else ""))
+    if not judged:
+        untestable("the client failed none of these cases with an error (see AID-2.3-25)")
