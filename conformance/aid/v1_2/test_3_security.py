@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from conformance.aid.conftest import PublishedRecord
 from conformance.aid.v1_2 import judge
-from conformance.aid.v1_2.judge import NOT_REMOTE, label, value
+from conformance.aid.v1_2.judge import NOT_REMOTE, label
 from conformance.dns import TxtAnswer
-from conformance.outcomes import clause, untestable, violation
+from conformance.outcomes import clause, not_applicable, untestable, violation
 
 
 @clause("AID-3-01")
@@ -34,12 +34,13 @@ def test_3_remote_uri_uses_https(published: list[PublishedRecord]) -> None:
     AMB-55; a token outside the registry is remote) has a u that is an absolute https:// URL:
     scheme https in any case, '//', a host."""
     def check(record: PublishedRecord) -> None:
-        proto, uri = value(record, "proto"), value(record, "uri")
+        proto, uri = record.reading.fields.get("proto"), record.reading.fields.get("uri")
+        if not proto:
+            untestable(f"{label(record)} has no p, so whether its agent is remote is unknown (see AID-2.1-36)")
         if proto in NOT_REMOTE:
-            from conformance.outcomes import not_applicable
             not_applicable(f"{label(record)} has p={proto}: Appendix B names its uri (AMB-55)")
         if not uri:
-            untestable(f"{label(record)} has an empty u (see AID-2.1-35)")
+            untestable(f"{label(record)} has no u (see AID-2.1-35)")
         if why := judge.absolute_url_problem(uri, "https"):
             violation(f"{label(record)}: expected the remote agent's u to be an https:// URL; saw u={uri[:80]!r} "
                       f"({why})", readings=("AMB-55",))
