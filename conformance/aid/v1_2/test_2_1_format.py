@@ -51,7 +51,7 @@ def test_2_1_record_under_255_bytes(published: list[PublishedRecord]) -> None:
     def check(record: PublishedRecord) -> None:
         if len(record.raw) >= 255:
             violation(f"{label(record)}: expected under 255 bytes; saw {len(record.raw)} bytes "
-                      f"in {len(record.strings)} character-string(s)", readings=("AMB-01",))
+                      f"in {len(record.strings)} character-string(s)", readings=("AMB-01", "AMB-65"))
     judge.judge(judge.aid1(published), check)
 
 
@@ -87,7 +87,8 @@ def test_2_1_short_keys(published: list[PublishedRecord]) -> None:
         if long or upper:
             shown = [f"{w!r} (expected {ALIASES['aid1'][w.lower()]!r})" for w in long]
             shown += [f"{w!r} (expected {w.lower()!r})" for w in upper]
-            violation(f"{label(record)}: expected the short-key form v,u,p,a,s,d,e,k,i; saw " + ", ".join(shown))
+            violation(f"{label(record)}: expected the short-key form v,u,p,a,s,d,e,k,i; saw " + ", ".join(shown),
+                      readings=("AMB-64",))
     judge.judge(judge.aid1(published), check)
 
 
@@ -259,7 +260,7 @@ def test_2_1_dep_is_iso_8601_utc(published: list[PublishedRecord]) -> None:
         dep = value(record, "dep")
         if why := utc_problem(dep):
             violation(f"{label(record)}: expected e (dep) as an ISO 8601 UTC timestamp such as "
-                      f"2026-01-01T00:00:00Z; saw e={dep!r} ({why})")
+                      f"2026-01-01T00:00:00Z; saw e={dep!r} ({why})", readings=("AMB-65",))
     judge.judge(judge.aid1(published), check)
 
 

@@ -49,7 +49,8 @@ def _row(published: list[PublishedRecord], token: str, *, both: bool) -> None:
                 else "no package after the scheme")
         if why:
             violation(f"{label(record)}: expected p={token} to have a {expected} uri (Appendix B); "
-                      f"saw u={uri[:80]!r} ({why})")
+                      f"saw u={uri[:80]!r} ({why})",
+                      readings=("AMB-65",) if token == "zeroconf" else ("AMB-55",) if token == "websocket" else ())
     judge.judge(mine, check)
 
 

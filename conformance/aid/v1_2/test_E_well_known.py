@@ -70,7 +70,7 @@ def test_E_fallback_at_well_known_agent(adck_target: Target, adck_fetcher: Fetch
         location = ex.header("location") if ex.status in REDIRECT_STATUSES else None
         if location and _origin(urljoin(ex.url, location)) != origin:
             violation(f"expected the fallback at {fallback.url} of the exact host; saw {ex.url} answer {ex.status} "
-                      f"to {urljoin(ex.url, location)!r}, another host or port")
+                      f"to {urljoin(ex.url, location)!r}, another host or port", readings=("AMB-66",))
     if fallback.error_kind in NO_ANSWER:
         untestable(f"GET {fallback.url}: {fallback.describe_error()}")
     if _served(fallback):
@@ -79,7 +79,7 @@ def test_E_fallback_at_well_known_agent(adck_target: Target, adck_fetcher: Fetch
     found = [f for f in misplaced if _looks_like_fallback(f)]
     if found:
         violation(f"expected the fallback at {fallback.url}; saw {fallback.final.status if fallback.final else 'no answer'} "
-                  "there, and an AID record's JSON at " + ", ".join(f.url for f in found))
+                  "there, and an AID record's JSON at " + ", ".join(f.url for f in found), readings=("AMB-66",))
     not_applicable(f"{fallback.url} answers {fallback.final.status if fallback.final else fallback.describe_error()}: "
                    "the provider offers no .well-known fallback (optional)")
 
@@ -144,4 +144,4 @@ def test_E_fallback_mirrors_txt_keys(fallback: Fetch) -> None:
     if problems:
         media = fallback.final.header("content-type") or "no Content-Type"
         violation(f"expected at {fallback.url} a JSON object mirroring a v1.2 record's keys (string values, "
-                  f"v=aid1, u, p); saw ({media}) " + "; ".join(problems), readings=("AMB-52",))
+                  f"v=aid1, u, p); saw ({media}) " + "; ".join(problems), readings=("AMB-52", "AMB-66"))
