@@ -23,7 +23,7 @@ from conformance import catalog
 from conformance.harness.adapters import schema
 from tests.conftest import outcomes, quiet_run
 
-DRAFT = "aid"
+DRAFT = "aid@v1"  # the v1 verdict, pinned (plain "aid" is the newest revision the suite judges)
 IN_PROCESS = "python:conformance.adapters.aid_py:discover"
 AS_PROCESS = f"cmd:{sys.executable} -m conformance.adapters.aid_py"
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def test_aid_py_verdicts_are_pinned(in_process_run) -> None:
 
 
 def test_manifest_and_local_clauses_are_not_applicable(in_process_run) -> None:
-    profile = catalog.load(DRAFT)
+    profile = catalog.load(DRAFT.partition("@")[0])
     got = outcomes(in_process_run.report)
     judged = {c.id: got[c.id] for c in profile.clauses.values()
               if c.role == "client" and _needs_manifest(c) and c.id in got and not c.untestable}

@@ -34,16 +34,53 @@ How a result becomes a reply:
 - any other exception: ``error`` with error_kind ``unhandled``.
 
 aid_py's error code goes into ``error_kind`` and its message into ``messages``.
+
+Later revisions (AID v1.2, v2.1). The kit does not tell an adapter which revision it judges, so
+the adapter is told (``--revision v1.2`` / ``v2.1`` as a process; in-process the handlers
+:data:`discover_v1_2`, :data:`discover_v2_1` and their ``_fallback`` forms; :func:`make_handler`).
+Under them:
+
+- the hello claims ``aid.v1.2`` and ``aid.v2.1`` (aid_py reads aid1 records with their short keys
+  and aid2 records, and prefers aid2), ``aid.pka`` (aid_py runs the endpoint proof itself inside
+  ``discover()`` whenever a record holds ``pka``/``k``: v1.2's aid1 handshake with ``kid``, v2.1's
+  aid2 one with ``AID-Domain``) and, only with the fallback on, ``aid.well-known``. Never
+  ``aid.policy`` (aid_py has no policy knobs), ``aid.local`` or ``aid.manifest``. Its
+  ``protocols`` are the tokens aid_py accepts at a uri of their own kind (``zeroconf:``, ``wss://``)
+  as well as at ``https://``; ``local`` is left out (the adapter runs nothing);
+- the ``.well-known`` fallback is a MAY of both texts: off unless the run asks for it
+  (``--fallback``, the ``_fallback`` handlers). aid_py's own default is on;
+- aid_py's HTTPS (the PKA handshake, the fallback: ``urllib`` with default contexts) reaches the
+  scenario hosts through the step's ``network.connect_to`` and trusts exactly its ``ca_file``:
+  during the step, and for the thread running it only, ``socket.create_connection`` maps
+  ``HOST:PORT`` as ``connect_to`` says (SNI, Host and the certificate check keep the original
+  name) and refuses any other host that is not loopback, and ``ssl._create_default_https_context``
+  gives a context trusting only ``ca_file``. No real network is reached;
+- a reply's ``connect.record`` holds what aid_py returns: ``version`` (its ``v``),
+  ``trust_source`` (``dns``, or ``well-known-tls`` when the TTL and the absence of a DNS answer
+  say the fallback produced it: aid_py does not return the source, see :func:`lookup`),
+  ``pka`` (``performed``/``verified``: aid_py raises ERR_SECURITY on a failed proof, so a returned
+  record with a key was verified; ``domain_bound``: aid_py's own ``domain_bound``) and the
+  optional keys ``auth``, ``desc``, ``docs``, ``dep``;
+- only ``ERR_NO_RECORD`` is ``none`` (v1.2 and v2.1 give each failure its code: ERR_INVALID_TXT is
+  an error there, as in the kit's reference client); error codes pass unchanged.
+
+Under v1 (``discover``, no option) nothing of this changes: v1 has no fallback, no PKA, no
+short keys, and the hello claims no feature.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import ipaddress
 import json
+import socket
+import ssl
 import sys
 import threading
 from importlib import metadata
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -51,6 +88,7 @@ import dns.nameserver
 import dns.resolver
 
 from conformance.dns import DnsConfig
+from conformance.fetch import ConnectTo
 from conformance.harness import PROTOCOL, serve_lines
 
 DISTRIBUTION = "aid-discovery"
@@ -61,6 +99,14 @@ ADAPTER = "conformance.adapters.aid_py"
 HOMEPAGE = "https://github.com/agentcommunity/agent-identity-discovery"
 #: aid_py error codes meaning "this domain has no usable AID record" (outcome none).
 NO_RECORD = frozenset({"ERR_NO_RECORD", "ERR_INVALID_TXT"})
+#: Under v1.2 and v2.1 every failure has its code; only a missing record is "none".
+NO_RECORD_LATER = frozenset({"ERR_NO_RECORD"})
+#: The revisions the adapter can be told about.
+REVISIONS = ("v1", "v1.2", "v2.1")
+#: Uris of their own kind, per token aid_py ties to one (v1.2 Appendix B, v2.1 7.2).
+OWN_URIS = ("zeroconf:_mcp._tcp", "wss://agent.example/", "docker:agent/image")
+#: Tokens the adapter never claims: it runs no local agent.
+NEVER_CLAIMED = frozenset({"local"})
 #: The reference client's DNS patience: seconds per try, and for a whole lookup (aid_py's
 #: ``timeout``, which it hands dnspython as the lookup's lifetime).
 _DNS = DnsConfig()
@@ -95,54 +141,174 @@ def _version() -> str:
         return "unknown"
 
 
-def protocols(lib: ModuleType) -> list[str]:
-    """The proto tokens aid_py knows that it accepts in a record with an https:// uri."""
+def protocols(lib: ModuleType, revision: str = "v1") -> list[str]:
+    """The proto tokens aid_py knows that it accepts in a record with an https:// uri (v1), or
+    at an https:// uri or one of their own kind (later revisions), less :data:`NEVER_CLAIMED`."""
     constants = importlib.import_module(f"{lib.__name__}.constants")
+    uris = ("https://agent.example/",) + (OWN_URIS if revision != "v1" else ())
     spoken = []
     for token in constants.PROTOCOL_TOKENS:
-        try:
-            lib.parse(f"v=aid1;uri=https://agent.example/;proto={token}")
-        except lib.AidError:
+        if revision != "v1" and token in NEVER_CLAIMED:
             continue
-        spoken.append(token)
+        for uri in uris:
+            try:
+                lib.parse(f"v=aid1;uri={uri};proto={token}")
+            except lib.AidError:
+                continue
+            spoken.append(token)
+            break
     return spoken
 
 
-def hello() -> dict:
+@dataclass(frozen=True)
+class Options:
+    """What the adapter is told: the revision judged, and whether aid_py may fall back to
+    ``/.well-known/agent`` (never under v1)."""
+
+    revision: str = "v1"
+    fallback: bool = False
+
+    def __post_init__(self) -> None:
+        if self.revision not in REVISIONS:
+            raise ValueError(f"revision {self.revision!r}: expected one of {', '.join(REVISIONS)}")
+        if self.revision == "v1" and self.fallback:
+            raise ValueError("AID v1 has no .well-known fallback: --fallback needs --revision v1.2 or v2.1")
+
+    @property
+    def later(self) -> bool:
+        return self.revision != "v1"
+
+    def features(self) -> list[str]:
+        if not self.later:
+            return []  # no manifests (aid.manifest), no local execution (aid.local); v1 has no PKA
+        return ["aid.v1.2", "aid.v2.1", "aid.pka", *(["aid.well-known"] if self.fallback else [])]
+
+    def description(self) -> str:
+        """What the adapter changes around aid_py, in one paragraph (the hello's description)."""
+        parts = [f"judged as AID {self.revision}",
+                 "DNS: dnspython's default_resolver set to the step's nameservers",
+                 f".well-known fallback {'on' if self.fallback else 'off'} (aid_py's default: on"
+                 + ("; v1 has none)" if not self.later else ")")]
+        if self.later:
+            parts.append("HTTPS (PKA, fallback): socket.create_connection mapped per connect_to for the step's "
+                         "thread, other non-loopback hosts refused; ssl default context trusting exactly ca_file")
+        return "; ".join(parts)
+
+
+def hello(options: Options = Options()) -> dict:
     """The adapter's hello: who the client is and what it claims."""
     lib = library()
     return {"type": "hello", "protocol": PROTOCOL,
             "client": {"name": CLIENT_NAME, "version": _version(), "language": "python", "homepage": HOMEPAGE},
             "operations": ["aid.discover"],
-            "features": [],  # no manifests (aid.manifest), no local execution (aid.local)
-            "protocols": protocols(lib),
+            "features": options.features(),
+            "protocols": protocols(lib, options.revision),
             # aid_py sends its own queries, through dnspython's module-level resolver, which the
             # adapter points at the step's nameservers (the report's DNS evidence says so)
             "dns": {"asked_by": "client", "adapter": ADAPTER,
                     "how": "the adapter sets dnspython's dns.resolver.default_resolver, which aid_py uses, "
-                           "to a resolver asking only the step's nameservers"}}
+                           "to a resolver asking only the step's nameservers"},
+            # what the adapter switched (not in the schema; a kit ignores it)
+            "description": options.description()}
+
+
+class StepResolver(dns.resolver.Resolver):
+    """dnspython's resolver, remembering whether each lookup failed (``failures``): aid_py does
+    not say where a record came from, and it falls back only after a failed lookup."""
+
+    failures: list[str]
+
+    def resolve(self, *args, **kwargs):  # type: ignore[override]
+        try:
+            return super().resolve(*args, **kwargs)
+        except Exception as exc:
+            self.failures.append(type(exc).__name__)
+            raise
 
 
 def resolver_for(network: dict) -> dns.resolver.Resolver:
     """A fresh resolver asking exactly the step's nameservers (the system's when none are given)."""
     servers = [DnsConfig.parse_nameserver(s) for s in network.get("nameservers") or []]
     if not servers:
-        return dns.resolver.Resolver()
-    resolver = dns.resolver.Resolver(configure=False)
+        resolver = StepResolver()
+        resolver.failures = []
+        return resolver
+    resolver = StepResolver(configure=False)
+    resolver.failures = []
     resolver.nameservers = [dns.nameserver.Do53Nameserver(host, port) for host, port in servers]
     resolver.timeout, resolver.lifetime = TRY_TIMEOUT, LIFETIME
     return resolver
 
 
-def lookup(domain: str, network: dict) -> tuple[dict, int]:
-    """``aid_py.discover(domain)`` against the step's nameservers (the resolver is put back after)."""
+def _loopback(host: str) -> bool:
+    if host.lower() in ("localhost", "localhost."):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class Refused(OSError):
+    """A connection the adapter does not let aid_py open (off loopback, not in connect_to)."""
+
+
+@contextlib.contextmanager
+def scoped_network(network: dict, log: list[str]):
+    """For the calling thread, while the block runs: TCP connections go where the step's
+    ``connect_to`` maps them (others to a host that is not loopback are refused), and the
+    default HTTPS context trusts exactly ``ca_file``. Other threads are untouched. Call with
+    :data:`_SWAP` held (the patched names are module globals)."""
+    mappings = [ConnectTo.parse(c) for c in network.get("connect_to") or []]
+    ca_file = network.get("ca_file")
+    thread = threading.get_ident()
+    real_connect, real_context = socket.create_connection, ssl._create_default_https_context
+
+    def create_connection(address, *args, **kwargs):
+        if threading.get_ident() != thread:
+            return real_connect(address, *args, **kwargs)
+        host, port = address[0], int(address[1])
+        target = next((m.maps(host, port) for m in mappings if m.maps(host, port)), None)
+        if target is None:
+            if not _loopback(host):
+                log.append(f"refused a connection to {host}:{port} (not in connect_to, not loopback)")
+                raise Refused(f"adck aid_py adapter: no connection to {host}:{port} outside the kit's world")
+            target = (host, port)
+        log.append(f"connect {host}:{port} -> {target[0]}:{target[1]}")
+        return real_connect(target, *args, **kwargs)
+
+    def https_context(*args, **kwargs):
+        if threading.get_ident() != thread or not ca_file:
+            return real_context(*args, **kwargs)
+        return ssl.create_default_context(cafile=ca_file)  # exactly ca_file: no system roots
+
+    socket.create_connection, ssl._create_default_https_context = create_connection, https_context
+    try:
+        yield
+    finally:
+        socket.create_connection, ssl._create_default_https_context = real_connect, real_context
+
+
+def lookup(domain: str, network: dict, options: Options = Options(),
+           log: list[str] | None = None) -> tuple[dict, int, str]:
+    """``aid_py.discover(domain)`` against the step's nameservers (the resolver is put back
+    after): ``(record, ttl, trust_source)``. aid_py does not say where a record came from; it
+    asks DNS first and falls back only after that lookup failed (NXDOMAIN, no answer, a DNS
+    error): a record returned after a failed lookup came from ``/.well-known/agent``."""
     lib = library()
     resolver = resolver_for(network)
+    log = [] if log is None else log
     with _SWAP:
         previous = dns.resolver.default_resolver
         dns.resolver.default_resolver = resolver
         try:
-            return lib.discover(domain, well_known_fallback=False, timeout=LIFETIME)
+            if not options.later:
+                found, ttl = lib.discover(domain, well_known_fallback=False, timeout=LIFETIME)
+                return found, ttl, "dns"
+            with scoped_network(network, log):
+                found, ttl = lib.discover(domain, well_known_fallback=options.fallback, timeout=LIFETIME)
+                failed = options.fallback and bool(getattr(resolver, "failures", None))
+                return found, ttl, "well-known-tls" if failed else "dns"
         finally:
             dns.resolver.default_resolver = previous
 
@@ -156,46 +322,86 @@ def _reply(step_id: str, outcome: str, *, error_kind: str | None = None, message
     return reply
 
 
-def run_step(message: dict) -> dict:
+def record_of(found: dict, source: str) -> dict:
+    """``connect.record``: what aid_py returned about the record (v1.2/v2.1 replies)."""
+    keyed = bool(found.get("pka"))
+    proof: dict[str, Any] = {"performed": keyed}
+    if keyed:  # aid_py raises ERR_SECURITY when the proof fails: a returned keyed record was verified
+        proof.update(verified=True, domain_bound=bool(found.get("domain_bound")))
+    record: dict[str, Any] = {"version": found.get("v"), "trust_source": source, "pka": proof}
+    record.update({k: found[k] for k in ("auth", "desc", "docs", "dep") if found.get(k) is not None})
+    return record
+
+
+def run_step(message: dict, options: Options = Options()) -> dict:
     """One ``aid.discover`` step: what aid_py finds for the domain, as a harness reply."""
     step_id, params = message["id"], message["params"]
     lib = library()
+    log: list[str] = []
+    network_lines = (lambda: [f"adapter network: {'; '.join(log)}"] if log else [])
     try:
-        found, ttl = lookup(params["domain"], params.get("network") or {})
+        found, ttl, source = lookup(params["domain"], params.get("network") or {}, options, log)
         proto = str(found.get("proto") or "")
         first = next((p.strip() for p in proto.split(",") if p.strip()), None)
         connect = {"uri": str(found["uri"]), "protocol": first, "implementation": None, "headers": {}, "query": {}}
+        if options.later:
+            connect["record"] = record_of(found, source)
         shown = {k: v for k, v in found.items() if isinstance(v, (str, int, bool))}
         return _reply(step_id, "connect", connect=connect,
-                      messages=[f"aid_py.discover returned {json.dumps(shown, sort_keys=True)} (ttl {ttl})"])
+                      messages=[f"aid_py.discover returned {json.dumps(shown, sort_keys=True)} (ttl {ttl})",
+                                *network_lines()])
     except lib.AidError as exc:
         code = str(getattr(exc, "error_code", "") or "AidError")
-        return _reply(step_id, "none" if code in NO_RECORD else "error", error_kind=code, messages=[str(exc)])
+        none = NO_RECORD_LATER if options.later else NO_RECORD
+        return _reply(step_id, "none" if code in none else "error", error_kind=code,
+                      messages=[str(exc), *network_lines()])
     except Exception as exc:  # noqa: BLE001 - the library broke; the adapter says so
-        return _reply(step_id, "error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
+        return _reply(step_id, "error", error_kind="unhandled",
+                      messages=[f"{type(exc).__name__}: {exc}", *network_lines()])
 
 
-def discover(message: dict) -> dict | None:
-    """The harness message handler: ``--target python:conformance.adapters.aid_py:discover``."""
-    kind = message.get("type")
-    if kind == "hello":
-        return hello()
-    if kind == "stop":
-        return None  # stop has no reply; aid_py keeps no state to drop
-    return run_step(message)
+def make_handler(revision: str = "v1", fallback: bool = False):
+    """A harness message handler for aid_py judged as ``revision``, the fallback on or off."""
+    options = Options(revision, fallback)
+
+    def handle(message: dict) -> dict | None:
+        kind = message.get("type")
+        if kind == "hello":
+            return hello(options)
+        if kind == "stop":
+            return None  # stop has no reply; aid_py keeps no state to drop
+        return run_step(message, options)
+
+    handle.options = options  # type: ignore[attr-defined]
+    return handle
+
+
+#: The harness message handler: ``--target python:conformance.adapters.aid_py:discover`` (AID v1).
+discover = make_handler()
+#: AID v1.2 and v2.1, the fallback off (``python:conformance.adapters.aid_py:discover_v2_1``) or on.
+discover_v1_2 = make_handler("v1.2")
+discover_v2_1 = make_handler("v2.1")
+discover_v1_2_fallback = make_handler("v1.2", fallback=True)
+discover_v2_1_fallback = make_handler("v2.1", fallback=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     """JSON lines on stdin, JSON lines on stdout, until ``stop`` or end of input."""
     parser = argparse.ArgumentParser(prog="python -m conformance.adapters.aid_py",
                                      description=__doc__.splitlines()[0])
-    parser.parse_args(argv)
+    parser.add_argument("--revision", choices=REVISIONS, default="v1",
+                        help="the AID revision the kit judges (the kit does not say): v1 (default), v1.2, v2.1")
+    parser.add_argument("--fallback", action="store_true",
+                        help="let aid_py fall back to https://<domain>/.well-known/agent (v1.2, v2.1 only)")
+    args = parser.parse_args(argv)
+    if args.fallback and args.revision == "v1":
+        parser.error("AID v1 has no .well-known fallback: --fallback needs --revision v1.2 or v2.1")
     try:
         library()
     except MissingLibrary as exc:
         print(f"adck: {exc}", file=sys.stderr)
         return 2
-    return serve_lines(discover)
+    return serve_lines(make_handler(args.revision, args.fallback))
 
 
 if __name__ == "__main__":

@@ -148,9 +148,13 @@ def install(prefix: Path | None = None, *, version: str = VERSION, timeout: floa
 
 
 def target(prefix: Path | None = None, *, node_path: str | None = None, fallback: bool = False,
-           validating_resolver: bool = False) -> str:
-    """The ``cmd:`` target running adapter.mjs with node on the given prefix (absolute paths)."""
+           validating_resolver: bool = False, revision: str = "v1") -> str:
+    """The ``cmd:`` target running adapter.mjs with node on the given prefix (absolute paths);
+    ``revision``: the AID revision the kit judges (v1, v1.2, v2.1: what the hello claims and how
+    a reply reads, adapter.mjs's ``--revision``)."""
     argv = [node_path or "node", str(ADAPTER), "--prefix", str(Path(prefix or default_prefix()).resolve())]
+    if revision != "v1":
+        argv += ["--revision", revision]
     if fallback:
         argv.append("--fallback")
     if validating_resolver:

@@ -24,7 +24,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--prefix", type=Path, default=None, help="npm prefix holding node_modules/@agentcommunity/aid")
     parser.add_argument("--install", action="store_true", help=f"install {PACKAGE}@{VERSION} there and exit")
-    parser.add_argument("--fallback", action="store_true", help="switch the library's .well-known fallback on")
+    parser.add_argument("--fallback", action="store_true", help="switch the library's .well-known fallback on (v1.2, v2.1)")
+    parser.add_argument("--revision", choices=("v1", "v1.2", "v2.1"), default="v1",
+                        help="the AID revision the kit judges (the kit does not say): v1 (default), v1.2, v2.1")
     parser.add_argument("--validating-resolver", action="store_true",
                         help="the loopback forwarder validates DNSSEC with the step's anchors, as the library's real resolvers do")
     args = parser.parse_args(argv)
@@ -41,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"adck: {PACKAGE} is not installed under {prefix}; install it with: "
               f"python -m conformance.adapters.aid_npm --install --prefix {prefix}", file=sys.stderr)
         return 2
-    argv_node = [node_path, str(ADAPTER), "--prefix", str(prefix), *(["--fallback"] if args.fallback else []),
+    argv_node = [node_path, str(ADAPTER), "--prefix", str(prefix), "--revision", args.revision,
+                 *(["--fallback"] if args.fallback else []),
                  *(["--validating-resolver"] if args.validating_resolver else [])]
     sys.stdout.flush()
     os.execv(node_path, argv_node)

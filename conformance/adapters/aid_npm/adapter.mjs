@@ -10,7 +10,13 @@
 // fallback on (off by default: AID v1 has none). --validating-resolver makes the loopback
 // forwarder validate DNSSEC with the step's trust anchors and answer SERVFAIL for a bogus
 // answer, as the library's real resolvers (1.1.1.1, 8.8.8.8) do (off by default: the library
-// validates nothing itself). What the adapter changes around the library: README.md, redirect.mjs.
+// validates nothing itself). --revision v1|v1.2|v2.1 says which AID revision the kit judges
+// (the kit does not tell an adapter; default v1): under v1.2 and v2.1 the hello claims aid.v1.2
+// and aid.pka (the library reads aid1 records with short keys and runs v1.1's aid1 handshake
+// itself when a record holds pka/k), aid.well-known with --fallback (never under v1), and the
+// protocols it accepts at a uri of their own kind (zeroconf:, wss://) too, local left out; a
+// reply's connect.record holds the version, the trust source and the PKA state, and only
+// ERR_NO_RECORD is "none". What the adapter changes around the library: README.md, redirect.mjs.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -29,25 +35,34 @@ const HOMEPAGE = "https://aid.agentcommunity.org";
 const LIFETIME_MS = 5000;
 /** Error codes meaning "this domain has no usable AID record" (outcome none, AID v1 2.5). */
 const NO_RECORD = new Set(["ERR_NO_RECORD", "ERR_INVALID_TXT"]);
+/** Under v1.2 and v2.1 every failure has its code: only a missing record is "none". */
+const NO_RECORD_LATER = new Set(["ERR_NO_RECORD"]);
+const REVISIONS = ["v1", "v1.2", "v2.1"];
+/** Uris of their own kind for the tokens the library ties to one. */
+const OWN_URIS = ["zeroconf:_mcp._tcp", "wss://agent.example/"];
 
 // stdout carries the protocol only: anything the library logs goes to stderr
 console.log = console.info = console.debug = (...args) => console.error(...args);
 
 function usage(message) {
   process.stderr.write(`adck aid_npm adapter: ${message}\n`
-    + "usage: node adapter.mjs [--prefix NPM_PREFIX] [--fallback] [--validating-resolver]\n");
+    + "usage: node adapter.mjs [--prefix NPM_PREFIX] [--revision v1|v1.2|v2.1] [--fallback] [--validating-resolver]\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { prefix: null, fallback: false, validating: false };
+  const args = { prefix: null, fallback: false, validating: false, revision: "v1" };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--prefix" && i + 1 < argv.length) args.prefix = argv[++i];
     else if (argv[i].startsWith("--prefix=")) args.prefix = argv[i].slice(9);
     else if (argv[i] === "--fallback") args.fallback = true;
+    else if (argv[i] === "--revision" && i + 1 < argv.length) args.revision = argv[++i];
+    else if (argv[i].startsWith("--revision=")) args.revision = argv[i].slice(11);
     else if (argv[i] === "--validating-resolver") args.validating = true;
     else usage(`unknown argument ${JSON.stringify(argv[i])}`);
   }
+  if (!REVISIONS.includes(args.revision)) usage(`unknown revision ${JSON.stringify(args.revision)}`);
+  if (args.fallback && args.revision === "v1") usage("AID v1 has no .well-known fallback: --fallback needs --revision v1.2 or v2.1");
   if (!args.prefix) {
     const cache = process.env.ADCK_NPM_CACHE || path.join(os.homedir(), ".cache", "adck", "npm");
     args.prefix = process.env.ADCK_AID_NPM_PREFIX || path.join(cache, `agentcommunity-aid-${PINNED}`);
@@ -56,6 +71,7 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
+const later = args.revision !== "v1";
 const packageDir = path.resolve(args.prefix, "node_modules", ...PACKAGE.split("/"));
 let version;
 try {
@@ -77,16 +93,48 @@ await redirect.startForwarder();
 await redirect.installFetchDispatcher();
 const lib = await import(pathToFileURL(path.join(packageDir, "dist", "index.js")).href);
 
-/** The proto tokens the library knows that it accepts at an https:// uri (AID v1's only kind). */
+/** The proto tokens the library knows that it accepts at an https:// uri (AID v1's only kind);
+ * under later revisions also at a uri of their own kind, less local (the adapter runs nothing). */
 function protocols() {
-  return Object.keys(lib.PROTOCOL_TOKENS).filter((token) => {
+  const uris = ["https://agent.example/", ...(later ? OWN_URIS : [])];
+  return Object.keys(lib.PROTOCOL_TOKENS).filter((token) => !(later && token === "local") && uris.some((uri) => {
     try {
-      lib.parse(`v=aid1;uri=https://agent.example/;proto=${token}`);
+      lib.parse(`v=aid1;uri=${uri};proto=${token}`);
       return true;
     } catch {
       return false;
     }
-  });
+  }));
+}
+
+/** What the hello claims (harness features): nothing under v1. */
+function features() {
+  if (!later) return []; // no manifests (aid.manifest), no local execution (aid.local); v1 has no PKA
+  return ["aid.v1.2", "aid.pka", ...(args.fallback ? ["aid.well-known"] : [])];
+}
+
+/** What the adapter switched, in one line (the hello's description, the stderr banner). */
+function description() {
+  return [`judged as AID ${args.revision}`,
+    "DNS: dns-query's fixed DoH endpoints replaced by the adapter's loopback forwarder to the step's nameservers"
+      + (args.validating ? " (validating DNSSEC with the step's anchors)" : " (no DNSSEC validation)"),
+    `.well-known fallback ${args.fallback ? "on" : "off"} (the library's default: on${later ? "" : "; v1 has none"})`,
+    "HTTPS (PKA, fallback): undici global dispatcher connecting per connect_to, trusting exactly ca_file; "
+      + "other non-loopback connections refused"].join("; ");
+}
+
+/** connect.record (v1.2, v2.1): the version and details the library returns, the trust source
+ * (its queryName: _agent.<domain> from DNS, the https URL of the fallback), the PKA state (the
+ * library returns none: it throws ERR_SECURITY on a failed handshake, so a returned record with
+ * pka was verified; aid1 has no domain binding). */
+function recordOf(found) {
+  const record = found.record;
+  const fromDns = String(found.queryName || "").startsWith("_agent.");
+  const keyed = Boolean(record.pka);
+  const out = { version: record.v, trust_source: fromDns ? "dns" : "well-known-tls",
+    pka: keyed ? { performed: true, verified: true } : { performed: false } };
+  for (const key of ["auth", "desc", "docs", "dep"]) if (record[key] !== undefined) out[key] = record[key];
+  return out;
 }
 
 function hello() {
@@ -94,8 +142,10 @@ function hello() {
     type: "hello", protocol: PROTOCOL,
     client: { name: PACKAGE, version, language: `javascript (node ${process.versions.node})`, homepage: HOMEPAGE },
     operations: ["aid.discover"],
-    features: [], // no manifests (aid.manifest), no local execution (aid.local)
+    features: features(),
     protocols: protocols(),
+    // what the adapter switched (not in the schema; a kit ignores it)
+    description: description(),
     // the library's DoH query goes to the adapter's loopback forwarder, which asks the kit's
     // nameserver on its behalf (the hello's optional `dns`; a kit without it ignores it)
     dns: {
@@ -129,15 +179,17 @@ async function runStep(message) {
     const found = await lib.discover(params.domain, { wellKnownFallback: args.fallback, timeout: LIFETIME_MS });
     const record = found.record;
     const first = String(record.proto || "").split(",").map((p) => p.trim()).filter(Boolean)[0] || null;
+    const connect = { uri: String(record.uri), protocol: first, implementation: null, headers: {}, query: {} };
+    if (later) connect.record = recordOf(found);
     return reply(id, "connect", {
-      connect: { uri: String(record.uri), protocol: first, implementation: null, headers: {}, query: {} },
+      connect,
       messages: [`discover returned ${JSON.stringify(record)} (ttl ${found.ttl}, from ${found.queryName})`,
         redirect.evidence(step)],
     });
   } catch (error) {
     if (error instanceof lib.AidError) {
       const code = String(error.errorCode || "AidError");
-      return reply(id, NO_RECORD.has(code) ? "none" : "error",
+      return reply(id, (later ? NO_RECORD_LATER : NO_RECORD).has(code) ? "none" : "error",
         { errorKind: code, messages: [String(error.message), redirect.evidence(step)] });
     }
     return reply(id, "error", {
@@ -155,7 +207,7 @@ function send(message) {
 
 process.stderr.write(`adck aid_npm: ${PACKAGE}@${version} from ${packageDir}; dns-query redirected to `
   + `${redirect.state.forwarder.url}${args.validating ? " (validating DNSSEC with the step's anchors)" : " (no DNSSEC validation)"}; `
-  + `.well-known fallback ${args.fallback ? "on" : "off"}\n`);
+  + `.well-known fallback ${args.fallback ? "on" : "off"}; judged as AID ${args.revision}\n`);
 
 const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of input) {
