@@ -27,7 +27,7 @@ SECRETS = {
 
 
 def test_reference_passes_these_clauses() -> None:
-    report = quiet_run("aid", "builtin").report
+    report = quiet_run("aid@v1", "builtin").report
     outcomes = {r.clause: r.outcome for r in report.results if r.clause in CLAUSES}
     assert set(outcomes) == CLAUSES
     assert {c: o for c, o in outcomes.items() if o not in ("pass", "not-applicable")} == {}
@@ -37,7 +37,7 @@ def test_reference_passes_these_clauses() -> None:
 @pytest.mark.parametrize("name", OURS)
 def test_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
-    report = quiet_run("aid", f"builtin:{name}").report
+    report = quiet_run("aid@v1", f"builtin:{name}").report
     assert failing(report) == {mutant.clause} | set(mutant.also_fails), [
         (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
 
@@ -50,7 +50,7 @@ def test_every_clause_has_a_clean_mutant() -> None:
 def test_secret_mutant_reports_hold_no_secret(name: str, tmp_path: Path) -> None:
     secret, shown = SECRETS[name]
     assert secret in (fixtures_dir("aid") / "mutants-auth.toml").read_text("utf-8")
-    result = quiet_run("aid", f"builtin:{name}", report_dir=tmp_path)
+    result = quiet_run("aid@v1", f"builtin:{name}", report_dir=tmp_path)
     assert failing(result.report) == {"AID-4-08"}
     texts = {p.name: p.read_text("utf-8", errors="replace") for p in tmp_path.rglob("*") if p.is_file()}
     assert "report.json" in texts and shown in texts["report.json"], "the manifest is in the evidence"
@@ -107,7 +107,7 @@ def _serve_and_run(variant: dict):
         zone = server.add_zone(provider.domain, provider.zone_text(), sign=provider.sign)
         origin = https.serve(provider.site)
         try:
-            return quiet_run("aid", provider.domain, nameservers=[f"127.0.0.1:{server.port}"],
+            return quiet_run("aid@v1", provider.domain, nameservers=[f"127.0.0.1:{server.port}"],
                              connect_to=[f"{provider.site.hostname}:443:127.0.0.1:{origin.port}", "::127.0.0.1:9"],
                              ca_bundle=str(tls.ca_bundle()), timeout=3,
                              dnssec_anchors=[f"{provider.domain}. IN DS {zone.keys.ds[0].to_text()}"]).report

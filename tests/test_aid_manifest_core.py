@@ -63,7 +63,7 @@ def _file(tmp_path: Path, document) -> str:
 @pytest.mark.parametrize("name", NAMES)
 def test_manifest_mutant_fails_exactly_its_clause(name: str) -> None:
     mutant = MUTANTS[name]
-    report = quiet_run("aid", f"builtin:{name}").report
+    report = quiet_run("aid@v1", f"builtin:{name}").report
     assert failing(report) == {mutant.clause} | set(mutant.also_fails), [
         (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
 
@@ -74,7 +74,7 @@ def test_manifest_mutant_as_file_fails_exactly_its_clause(name: str, tmp_path: P
     """The same break, as a manifest on its own (document role only): no provider clause can
     hide in the result, and the failure message names the JSON path."""
     mutant = MUTANTS[name]
-    report = quiet_run("aid", _file(tmp_path, apply_patch(MANIFEST, mutant.patch))).report
+    report = quiet_run("aid@v1", _file(tmp_path, apply_patch(MANIFEST, mutant.patch))).report
     document_also = {c for c in mutant.also_fails if PROFILE.clauses[c].role == "document"}
     assert failing(report) == {mutant.clause} | document_also
     assert_verdict_names_its_failures(report)
@@ -90,13 +90,13 @@ def test_every_clause_of_ours_has_a_clean_mutant() -> None:
 
 
 def test_reference_provider_passes_our_clauses() -> None:
-    report = quiet_run("aid", "builtin").report
+    report = quiet_run("aid@v1", "builtin").report
     seen = outcomes(report)
     assert {c: seen.get(c) for c in our_clauses() if seen.get(c) not in ("pass", "not-applicable")} == {}
 
 
 def test_reference_manifest_file_passes_our_clauses() -> None:
-    report = quiet_run("aid", str(FIXTURES / "aid.json")).report
+    report = quiet_run("aid@v1", str(FIXTURES / "aid.json")).report
     seen = outcomes(report)
     assert report.roles == ["document"] and failing(report) == set()
     assert {c: seen.get(c) for c in our_clauses() if seen.get(c) not in ("pass", "not-applicable")} == {}
@@ -105,7 +105,7 @@ def test_reference_manifest_file_passes_our_clauses() -> None:
 def test_manifest_with_every_optional_member_passes_our_clauses(tmp_path: Path) -> None:
     """Guards against false fails: with every optional member present, each clause passes
     (none is left not-applicable), and nothing else fails."""
-    report = quiet_run("aid", _file(tmp_path, apply_patch(MANIFEST, EVERYTHING))).report
+    report = quiet_run("aid@v1", _file(tmp_path, apply_patch(MANIFEST, EVERYTHING))).report
     seen = outcomes(report)
     assert failing(report) == set(), [(r.clause, r.message) for r in report.results if r.outcome == "fail"]
     assert {c: seen.get(c) for c in our_clauses() if seen.get(c) != "pass"} == {}

@@ -84,7 +84,7 @@ def judge(folder: Path, manifest) -> dict[str, tuple[str, str]]:
     path = folder / f"aid-{next(_files)}.json"
     path.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), "utf-8")
     try:
-        report = quiet_run("aid", str(path)).report
+        report = quiet_run("aid@v1", str(path)).report
     finally:
         path.unlink()
     assert report is not None and report.roles == ["document"]

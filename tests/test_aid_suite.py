@@ -7,26 +7,44 @@ from pathlib import Path
 
 import pytest
 
-from conformance import catalog, proofs
+from conformance import proofs
 from conformance.aid.record import parse_zone_line
 from conformance.world.dns import MockDNS
 from conformance.world.site import load_mutants
-from tests.conftest import failing, quiet_run
+from tests.conftest import every_revision, failing, quiet_run
 
-PROFILE = catalog.load("aid")
+#: Every revision's clauses (v1, v1.2, v2.1): what a variant may name (each judged under its own).
+PROFILE = every_revision("aid")
 MUTANTS = load_mutants("aid")
 EXPECTED = tomllib.loads((Path(__file__).parent / "data" / "aid_corpus.toml").read_text("utf-8"))
 
 
 
-def test_reference_provider_passes() -> None:
-    result = quiet_run("aid", "builtin")
+#: The level the reference provider reaches under each revision: its aid1 record keeps v1's long
+#: keys so that v1 clients read it, which v1.2's SHOULD of the short-key form finds (AID-2.1-32).
+REFERENCE_LEVEL = {"v1": "full", "v1.2": "conformant", "v2.1": "full"}
+REFERENCE_SHOULD_FAILS = {"v1": set(), "v1.2": {"AID-2.1-32"}, "v2.1": set()}
+
+
+@pytest.mark.parametrize("revision", sorted(REFERENCE_LEVEL))
+def test_reference_provider_passes(revision: str) -> None:
+    from conformance import revisions
+
+    result = quiet_run(f"aid@{revision}", "builtin")
     report = result.report
-    assert result.exit_code == 0 and report.summary.level == "full"
-    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested"}
+    assert result.exit_code == 0 and report.summary.level == REFERENCE_LEVEL[revision], report.summary.partial_reasons
+    held = revisions.profile_of("aid", revision).clauses
+    tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and cid in held}
     assert {r.clause: r.outcome for r in report.results if r.clause in tested and r.outcome not in
-            ("pass", "not-applicable")} == {}
+            ("pass", "not-applicable")} == {cid: "fail" for cid in REFERENCE_SHOULD_FAILS[revision]}
     assert report.target["dns_queries"] >= 1
+
+
+def test_one_run_judges_every_revision_of_the_reference() -> None:
+    """`adck run aid@all --target builtin`: v1, v1.2 and v2.1 each reach the level a run of that
+    revision alone gives, from one set of requests."""
+    report = quiet_run("aid@all", "builtin").report
+    assert {r["name"]: r["level"] for r in report.revisions} == REFERENCE_LEVEL
 
 
 def assert_verdict_names_its_failures(report) -> None:
@@ -50,7 +68,7 @@ def test_mutant_fails_exactly_its_clause(name: str) -> None:
     """Walks every broken provider (and the document variants served by one): each fails
     exactly its clause, and its non-conformant verdict names that failing clause."""
     mutant = MUTANTS[name]
-    report = quiet_run("aid", f"builtin:{name}").report
+    report = quiet_run(mutant.judged_as("aid"), f"builtin:{name}").report
     assert failing(report) == {mutant.clause} | set(mutant.also_fails), [
         (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
     assert_verdict_names_its_failures(report)
@@ -75,7 +93,7 @@ NOT_A_MANIFEST = {
 def test_a_document_that_is_not_a_manifest_fails_the_clause_that_says_it_is(name: str, tmp_path: Path) -> None:
     path = tmp_path / "aid.json"
     path.write_bytes(NOT_A_MANIFEST[name])
-    report = quiet_run("aid", str(path)).report
+    report = quiet_run("aid@v1", str(path)).report
     assert report.roles == ["document"] and failing(report) == {"AID-2.2.1-01"}
     assert_verdict_names_its_failures(report)
     blocked = [(r.clause, r.message) for r in report.results if r.outcome == "untestable"
@@ -89,7 +107,7 @@ def test_broken_record_as_document_names_its_failure(name: str) -> None:
     """Every record break, checked as a txt: target (document role): a non-conformant verdict
     names a failing clause, and only clauses the variant declares fail."""
     mutant = MUTANTS[name]
-    report = quiet_run("aid", "txt:" + "".join(mutant.dns["txt"])).report
+    report = quiet_run(mutant.judged_as("aid"), "txt:" + "".join(mutant.dns["txt"])).report
     declared = {c for c in {mutant.clause, *mutant.also_fails} if PROFILE.clauses[c].role == "document"}
     assert failing(report) == declared
     assert_verdict_names_its_failures(report)
@@ -100,7 +118,7 @@ def test_broken_record_as_document_names_its_failure(name: str) -> None:
 def test_record_breaks_are_clean_as_txt_targets(name: str) -> None:
     """A record break that takes AID-2.1-01 with it on a domain fails exactly its clause on its own."""
     mutant = MUTANTS[name]
-    report = quiet_run("aid", "txt:" + "".join(mutant.dns["txt"])).report
+    report = quiet_run(mutant.judged_as("aid"), "txt:" + "".join(mutant.dns["txt"])).report
     assert report.roles == ["document"] and failing(report) == {mutant.clause}
 
 
@@ -120,7 +138,9 @@ def test_exempt_clauses_are_still_proven_able_to_fail() -> None:
 
 
 def test_every_tested_clause_has_a_clean_proof() -> None:
-    clean = {m.clause for m in MUTANTS.values() if not m.also_fails or m.dns.get("txt")} | set(RESTATED)
+    # a record break is clean as a txt: target; [restates] and [implies] of mutant-floor.toml count
+    clean = ({m.clause for m in MUTANTS.values() if not m.also_fails or m.dns.get("txt")} | set(RESTATED)
+             | set(proofs.proofs(PROFILE)))
     tested = {cid for cid, c in PROFILE.coverage().items() if c.status == "tested" and c.clause.level != "MAY"
               and c.clause.role != "client"}  # client proofs: tests/test_aid_client_role.py
     assert tested - clean == set()
@@ -128,9 +148,9 @@ def test_every_tested_clause_has_a_clean_proof() -> None:
 
 def test_txt_target_forms() -> None:
     value = "v=aid1;uri=https://api.example.com/mcp;proto=mcp;auth=pat"
-    assert failing(quiet_run("aid", f"txt:{value}").report) == set()
+    assert failing(quiet_run("aid@v1", f"txt:{value}").report) == set()
     line = f'_agent.example.com. 300 IN TXT "{value}"'
-    report = quiet_run("aid", f"txt:{line}").report
+    report = quiet_run("aid@v1", f"txt:{line}").report
     assert report.target["description"].startswith("TXT record of _agent.example.com.")
     assert failing(report) == set()
 
@@ -144,7 +164,7 @@ def _examples(corpora_dir: Path) -> list[Path]:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_example_record_as_document(name: str, corpora_dir: Path) -> None:
     line = (corpora_dir / "aid-2025-06" / "examples" / name / "aid.txt").read_text("utf-8").strip()
-    report = quiet_run("aid", f"txt:{line}").report
+    report = quiet_run("aid@v1", f"txt:{line}").report
     assert sorted(failing(report)) == EXPECTED[name]["record_failing"]
 
 
@@ -185,7 +205,7 @@ def test_example_service_as_provider(name: str, corpora_dir: Path) -> None:
     domain, dns_server, origin = serve_example(corpora_dir, name)
     try:
         connect = ([f"{origin.site.hostname}:443:127.0.0.1:{origin.port}"] if origin else []) + ["::127.0.0.1:9"]
-        result = quiet_run("aid", domain, nameservers=[f"127.0.0.1:{dns_server.port}"], connect_to=connect,
+        result = quiet_run("aid@v1", domain, nameservers=[f"127.0.0.1:{dns_server.port}"], connect_to=connect,
                            ca_bundle=str(tls.ca_bundle()), timeout=2)
     finally:
         dns_server.stop()
@@ -215,7 +235,7 @@ def test_the_drafts_own_example_manifests(specs_dir: Path, tmp_path: Path) -> No
     for i, manifest in enumerate(manifests):
         path = tmp_path / f"appendix-{i}.json"
         path.write_text(json.dumps(manifest), encoding="utf-8")
-        report = quiet_run("aid", str(path)).report
+        report = quiet_run("aid@v1", str(path)).report
         verdicts[manifest["name"]] = (report.summary.level, sorted(failing(report)))
     assert verdicts == {"Simple Cloud Agent": ("full", []), "Grafana Agent (Local)": ("full", []),
                         "Example Service": ("conformant", ["AID-2.2.1-05"])}
@@ -239,7 +259,7 @@ def test_dnssec_anchor_lets_a_live_domain_validate() -> None:
         common = {"nameservers": ns, "connect_to": ["::127.0.0.1:9"], "timeout": 2}
         outcome = {}
         for label, anchors in (("anchored", [ds]), ("none", []), ("wrong", [wrong])):
-            report = quiet_run("aid", "signed.adck.test", dnssec_anchors=anchors, **common).report
+            report = quiet_run("aid@v1", "signed.adck.test", dnssec_anchors=anchors, **common).report
             outcome[label] = next(r.outcome for r in report.results if r.clause == "AID-4-01")
     assert outcome == {"anchored": "pass", "none": "untestable", "wrong": "fail"}
 
@@ -247,7 +267,7 @@ def test_dnssec_anchor_lets_a_live_domain_validate() -> None:
 def test_a_malformed_anchor_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
     from conformance import cli
 
-    code = cli.main(["run", "aid", "--target", "example.test", "--dnssec-anchor", "example.test. IN A 1.2.3.4",
+    code = cli.main(["run", "aid@v1", "--target", "example.test", "--dnssec-anchor", "example.test. IN A 1.2.3.4",
                      "--format", ""])
     out = capsys.readouterr()
     assert code == 2 and "expected a DS record" in out.out + out.err

@@ -39,7 +39,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 @pytest.fixture(scope="session")
 def failing_report():
     """AID, a provider publishing v=aid2: MUST failures, Markdown table quotes, DNS evidence."""
-    report = quiet_run("aid", "builtin:v-aid2").report
+    report = quiet_run("aid@v1", "builtin:v-aid2").report
     assert report.summary.level == "non-conformant"
     return report
 

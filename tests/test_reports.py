@@ -377,7 +377,7 @@ def test_no_quote_of_any_catalog_displays_as_a_bare_fragment() -> None:
 
 
 @pytest.mark.parametrize(("draft", "target", "clause", "shown"), [
-    ("aid", "builtin:v-aid2", "AID-2.1-09", "The **v** row of §2.1's table: Requirement: **Required** — Description: "),
+    ("aid@v1", "builtin:v-aid2", "AID-2.1-09", "The **v** row of §2.1's table: Requirement: **Required** — Description: "),
     ("aidre", "builtin:collection-no-name", "AIDRE-4-02", "Each collection SHOULD define: … name"),
     ("aiendpoint", "builtin:service-not-object", "AIE-3.1-03",
      "The top-level JSON object MUST contain the following fields: … service: (object, REQUIRED)"),
