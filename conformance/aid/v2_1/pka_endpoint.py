@@ -13,7 +13,8 @@ appended), ``drop`` (no nonce parameter)); ``sign_domain`` (the ``AID-Domain`` v
 place of the one received: ``upper``, ``dot`` (a trailing dot), ``port`` (``:443`` appended),
 ``parent`` (its first label dropped), or a literal value); ``claim_domain`` (sign a covered
 ``"aid-domain";req`` with the queried host even when the request carried no ``AID-Domain``);
-``unbound`` (never cover ``aid-domain``); ``status``.
+``unbound`` (never cover ``aid-domain``); ``order`` (the signature parameters in this order:
+``created``, ``keyid``, ``alg``, ``expires``, ``nonce``, ``tag``); ``status``.
 """
 
 from __future__ import annotations
@@ -76,9 +77,37 @@ def prove(site: Site, route: Route, request: Request) -> Response:  # noqa: ARG0
     created = int(time.time()) + int(options.get("offset", 0))
     expires = created + int(options.get("window", 60))
     nonce = _nonce(_sent_challenge("aid2", message.request.headers), options.get("nonce"))  # type: ignore[arg-type]
-    _sign(message, key, label=LABEL["aid2"], covered=list(V2_BOUND if bound else V2_COVERED),
-          keyid=derived_keyid(public_bytes(key)), created=created, expires=expires,
-          alg=str(options.get("alg", "ed25519")), nonce=nonce, tag=TAG)
+    covered = list(V2_BOUND if bound else V2_COVERED)
+    params = {"created": created, "keyid": derived_keyid(public_bytes(key)), "alg": str(options.get("alg", "ed25519")),
+              "expires": expires, "nonce": nonce, "tag": TAG}
+    if options.get("order"):
+        out = {**headers, **_sign_in_order(message, key, covered, params, list(options["order"]))}  # type: ignore[arg-type]
+        return Response(body, status=status, headers=out)
+    _sign(message, key, label=LABEL["aid2"], covered=covered, keyid=params["keyid"], created=created,
+          expires=expires, alg=params["alg"], nonce=nonce, tag=TAG)
     out = {**headers, "Signature-Input": message.headers.get("Signature-Input") or "",
            "Signature": message.headers.get("Signature") or ""}
     return Response(body, status=status, headers=out)
+
+
+def _sign_in_order(message, key, covered: list[str], params: dict, order: list[str]) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    """Signature-Input and Signature with the parameters in ``order`` (RFC 9421 2.3: the
+    ``@signature-params`` line is the serialized inner list as sent, parameters in their order).
+    The signature base is RFC 9421 2.5's, built here because the library emits one fixed order;
+    :func:`conformance.aid.pka.verify` (the library's verifier) accepts it, which the kit's
+    self-test of this handler checks."""
+    import http_sf
+
+    from conformance.aid.pka import authority
+
+    request = message.request
+    values = {'"@method";req': request.method, '"@target-uri";req': request.url,
+              '"@authority";req': authority(request.url), '"aid-domain";req': request.headers.get("AID-Domain"),
+              '"@status"': str(message.status_code)}
+    ordered = {name: params[name] for name in order if params.get(name) is not None}
+    ordered |= {name: value for name, value in params.items() if name not in ordered and value is not None}
+    items = [http_sf.parse(c.encode(), tltype="item") for c in covered]
+    inner = http_sf.ser({"aid-pka": (items, ordered)}).partition("=")[2]
+    base = "\n".join(f"{c}: {values[c]}" for c in covered) + f'\n"@signature-params": {inner}'
+    signature = key.sign(base.encode())
+    return {"Signature-Input": f"aid-pka={inner}", "Signature": http_sf.ser({"aid-pka": (signature, {})})}

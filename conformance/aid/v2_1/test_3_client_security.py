@@ -62,7 +62,7 @@ def test_3_client_proves_the_selected_record_wherever_it_came_from(client: AidCl
         if connected_to(reply) != f"https://{scenario.host}/mcp":
             untestable(f"no DNS record, and {WELL_KNOWN} serves a keyed aid2 record whose endpoint proves the key: "
                        f"{said(reply)} (see AID-2.3-60)")
-        for name in ("wrong-key", "no-signature", "stale-created"):
+        for name in ("wrong-key", "no-signature", "missing-covered-authority"):
             broken = scenarios.new("fallback", None, routes=[well_known(keyed_json()), pka_route(breaks=(name,))])
             reply = client.discover(broken)
             if not refused(reply):

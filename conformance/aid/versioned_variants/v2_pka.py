@@ -706,6 +706,50 @@ class DnssecRequireRetried(VersionedAidClient):
         return found
 
 
+class _Reorder(VersionedAidClient):
+    """Verifies after rewriting the received Signature-Input's parameters into ``order(params)``."""
+
+    @staticmethod
+    def order(names: list[str]) -> list[str]:
+        return names
+
+    def prove(self, fields, domain, now, knobs):  # type: ignore[no-untyped-def]
+        order = self.order
+
+        def judge(proof, fields, headers, response, bound):
+            lines = dict(response.headers)
+            name = next((k for k in lines if k.lower() == "signature-input"), None)
+            try:
+                parsed = http_sf.parse(lines[name].encode(), tltype="dictionary")
+                items, params = parsed["aid-pka"]
+            except Exception:  # noqa: BLE001
+                return proof
+            params = dict(params)
+            rebuilt = {k: params[k] for k in order(list(params))}
+            response.headers = {**{k: v for k, v in lines.items() if k != name},
+                                "Signature-Input": http_sf.ser({"aid-pka": (items, rebuilt)})}
+            return _reverify(fields, headers, response, bound,
+                             domain_binding=knobs.get("domain-binding", "prefer"))
+        return _prove(self, fields, domain, knobs, judge=judge)
+
+
+class ParamsCanonicalOrder(_Reorder):
+    """Rebuilds @signature-params in one fixed order of its own, not as received (AID-B.3-11)."""
+
+    @staticmethod
+    def order(names: list[str]) -> list[str]:
+        fixed = ["created", "keyid", "alg", "expires", "nonce", "tag"]
+        return [n for n in fixed if n in names] + [n for n in names if n not in fixed]
+
+
+class ParamsTagLast(_Reorder):
+    """Rebuilds @signature-params with tag moved last (AID-B.3-11)."""
+
+    @staticmethod
+    def order(names: list[str]) -> list[str]:
+        return [n for n in names if n != "tag"] + (["tag"] if "tag" in names else [])
+
+
 VARIANTS = {
     "v2-pka-freshness-unchecked": FreshnessUnchecked,
     "v2-pka-no-store-unchecked": NoStoreUnchecked,
@@ -760,4 +804,6 @@ VARIANTS = {
     "v2-well-known-disable-ignored": WellKnownDisableIgnored,
     "v2-dnssec-require-dns-only": DnssecRequireDnsOnly,
     "v2-dnssec-require-retried": DnssecRequireRetried,
+    "v2-params-canonical-order": ParamsCanonicalOrder,
+    "v2-params-tag-last": ParamsTagLast,
 }
