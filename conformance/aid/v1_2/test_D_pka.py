@@ -4,9 +4,7 @@ answers (AID-D-06) is tested elsewhere."""
 from __future__ import annotations
 
 from conformance.aid.conftest import PublishedRecord
-from conformance.aid.v1_2 import judge
-from conformance.aid.v1_2.judge import label, value
-from conformance.outcomes import clause, untestable, violation
+from conformance.outcomes import clause
 
 
 @clause("AID-D-07")
@@ -17,22 +15,3 @@ def test_D_kid_included_with_pka(published: list[PublishedRecord]) -> None:
     AID-2.1-44 and AID-3-07 (mutant-floor.toml [restates])."""
     from conformance.aid.v1_2.test_2_1_format import _kid_with_pka
     _kid_with_pka(published)
-
-
-@clause("AID-D.1-01")
-def test_D_1_pka_convertible_to_jwk(published: list[PublishedRecord]) -> None:
-    """This key material **MUST** be convertible to the JSON Web Key (JWK) form defined in [RFC8037]:
-
-    'decode the multibase `pka` value to obtain 32 raw bytes, then base64url-encode those bytes
-    to produce the JWK `x` parameter': the pka of every aid1 record decodes (any multibase base
-    the kit reads: z, u, m, f, b) to exactly 32 bytes. A value that is no multibase at all is
-    AID-2.1-43's failure."""
-    def check(record: PublishedRecord) -> None:
-        pka = value(record, "pka")
-        raw = judge.multibase_decode(pka)
-        if raw is None:
-            untestable(f"{label(record)}: k={pka[:60]!r} is no multibase string to decode (see AID-2.1-43)")
-        if len(raw) != 32:
-            violation(f"{label(record)}: expected k (pka) to decode to the 32 raw bytes of an OKP Ed25519 JWK's x; "
-                      f"saw {len(raw)} bytes")
-    judge.judge(judge.aid1(published), check)
