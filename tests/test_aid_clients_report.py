@@ -132,3 +132,25 @@ def test_the_page_refreshes_with_one_command() -> None:
     done = subprocess.run([sys.executable, "-m", "conformance.adapters.aid_clients_report", "--help"],
                           cwd=page.ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--check" in done.stdout
+
+
+@pytest.mark.parametrize("revision", page.REVISIONS)
+def test_aid_py_as_a_process_says_the_same_hello(revision: str) -> None:
+    """``cmd:python -m conformance.adapters.aid_py --revision REV [--fallback]`` claims what the
+    page's in-process handler claims."""
+    pytest.importorskip("aid_py")
+    import json
+
+    argv = [sys.executable, "-m", "conformance.adapters.aid_py", "--revision", revision,
+            *(["--fallback"] if page.FALLBACK[revision] else [])]
+    done = subprocess.run(argv, cwd=page.ROOT, capture_output=True, text=True, timeout=60,
+                          input='{"type": "hello", "protocol": "adck-harness/1", "kit": "t"}\n{"type": "stop"}\n')
+    assert json.loads(done.stdout.splitlines()[0]) == page.LIBRARIES["aid-py"].hello(revision)
+
+
+def test_aid_py_refuses_a_fallback_under_v1() -> None:
+    pytest.importorskip("aid_py")
+    from conformance.adapters import aid_py
+
+    with pytest.raises(ValueError, match="v1 has no .well-known fallback"):
+        aid_py.make_handler("v1", fallback=True)

@@ -149,6 +149,8 @@ class Run:
     dns_queries: int
     hello: dict
     failures: list[Failure] = field(default_factory=list)
+    #: MUST clauses not verified (a prerequisite of their test did not hold): (clause, why)
+    unverified_why: list[tuple[str, str]] = field(default_factory=list)
 
 
 _VOLATILE = [(re.compile(r"127\.0\.0\.1:\d+"), "127.0.0.1:PORT"),
@@ -193,11 +195,24 @@ def run_one(library: Library, revision: str) -> Run:
     failures = [Failure(r.clause, r.level, r.outcome, one_line(r.message or ""))
                 for r in report.results if r.outcome in ("fail", "error")]
     client = adapter.get("client") or {}
+    unverified = set(summary.must_unverified or [])
+    why = sorted(((r.clause, one_line(r.message or r.untestable_reason or "", 200) + _client_said(r.evidence))
+                  for r in report.results if r.clause in unverified), key=lambda c: _clause_key(c[0]))
     return Run(library.key, revision, shown_target(target), f"{client.get('name')} {client.get('version')}",
                summary.level, bool(summary.partial), summary.counts, len(summary.must_unverified or []),
                int(adapter.get("steps") or 0), int(adapter.get("client_requests") or 0),
                int(adapter.get("client_dns_queries") or 0), library.hello(revision),
-               sorted(failures, key=lambda f: _clause_key(f.clause)))
+               sorted(failures, key=lambda f: _clause_key(f.clause)), why)
+
+
+def _client_said(evidence: list) -> str:
+    """`` (the client said: …)``: the first message of the last harness reply among a result's
+    evidence that reports an error (the library's own words), or ''."""
+    for item in reversed(evidence or []):
+        reply = (item.get("harness") or {}).get("reply") if isinstance(item, dict) else None
+        if isinstance(reply, dict) and reply.get("error_kind") and reply.get("messages"):
+            return f" (the client said: {one_line(str(reply['messages'][0]), 120)})"
+    return ""
 
 
 def _clause_key(clause: str) -> tuple:
@@ -295,6 +310,11 @@ def render_library(key: str, runs: list[Run] | None, known: dict, why_not: str |
             lines.append(f"| {r.revision} | {f.clause} | {f.level} | {f.outcome} | {_esc(f.evidence)} | {cls} | {_esc(reason)} |")
     if not any_failure:
         lines.append("| | | | | no failing clause | | |")
+    if any(r.unverified_why for r in runs):
+        lines += ["", "MUST clauses not verified (a prerequisite of their test did not hold: never counted as met):", ""]
+        for r in runs:
+            for clause, why in r.unverified_why:
+                lines.append(f"* {r.revision} {clause}: {why}")
     lines += ["", marker(key, end=True)]
     return "\n".join(lines)
 
@@ -315,7 +335,10 @@ are *partial* (clauses without a test yet are not judged), and this page changes
 Classes: **bug of the library** (no revision asks for what it does), **difference of revision**
 (the library follows another revision's text, quoted), **limit of the adapter** (what the adapter
 or the kit's world cannot make the library show). A failure without a class reads `{UNCLASSIFIED}`.
-Evidence is the kit's one-line observation, ports, paths and clocks blanked.
+Evidence is the kit's one-line observation, ports, paths and clocks blanked. The evidence and
+the counts of steps, requests and DNS queries may differ a little from one run to the next (where
+a library picks among equal DNS answers, which the nameserver orders freely); everything else on
+the page is the same for every run of the same suite and libraries.
 """
 
 
@@ -332,12 +355,16 @@ def section(page: str, key: str) -> str | None:
 def claims(text: str) -> list[str]:
     """The lines of a page (or section) that make claims: all but the evidence cell of a failure
     row, which is the kit's observation and may name what a library chose among equals (the
-    first of two valid answers, in the order the nameserver gave them)."""
+    first of two valid answers, in the order the nameserver gave them), and the counts of steps,
+    requests and DNS queries of a run (a few more or fewer when a library's choice among equal
+    answers changes how far a counter-example is reduced)."""
     out = []
     for line in text.splitlines():
         cells = line.split(" | ")
         if line.startswith("| v") and len(cells) == 7:  # revision | clause | level | outcome | evidence | class | reason
             cells[4] = "…"
+        if line.startswith("| v") and len(cells) == 5:  # revision | client | verdict | counts | steps, requests, DNS
+            cells[4] = "… |"
         out.append(" | ".join(cells))
     return out
 
