@@ -662,22 +662,23 @@ class PkaRequireIgnored(VersionedAidClient):
         return knobs
 
 
-class DowngradeFailWarns(VersionedAidClient):
-    """Reads downgrade=fail as warn (AID-3.3-02)."""
+class PkaRemovalNotADowngrade(VersionedAidClient):
+    """Counts only aid2 to aid1 as a downgrade: a removed or replaced key passes (AID-3.3-02)."""
+
+    def downgrade(self, domain: str, fields: dict[str, str], trust: str) -> str:
+        memory = self.memory.get(domain)
+        if memory is not None and memory.version == "aid2" and fields.get("version") == "aid1":
+            return "aid2 was selected before and only aid1 is now"
+        return ""
+
+
+class BindingRequireIgnored(VersionedAidClient):
+    """Reads domain-binding=require as prefer (AID-3.3-02)."""
 
     def policy(self, given):  # type: ignore[no-untyped-def]
         knobs = super().policy(given)
-        if knobs.get("downgrade") == "fail":
-            knobs["downgrade"] = "warn"
-        return knobs
-
-
-class WellKnownDisableIgnored(VersionedAidClient):
-    """Reads well-known=disable as auto (AID-3.3-02)."""
-
-    def policy(self, given):  # type: ignore[no-untyped-def]
-        knobs = super().policy(given)
-        knobs["well-known"] = "auto"
+        if knobs.get("domain-binding") == "require":
+            knobs["domain-binding"] = "prefer"
         return knobs
 
 
@@ -800,8 +801,8 @@ VARIANTS = {
     "v2-dnssec-off-refused": DnssecOffRefused,
     "v2-downgrade-off-refused": DowngradeOffRefused,
     "v2-pka-require-ignored": PkaRequireIgnored,
-    "v2-downgrade-fail-warns": DowngradeFailWarns,
-    "v2-well-known-disable-ignored": WellKnownDisableIgnored,
+    "v2-pka-removal-not-a-downgrade": PkaRemovalNotADowngrade,
+    "v2-binding-require-ignored": BindingRequireIgnored,
     "v2-dnssec-require-dns-only": DnssecRequireDnsOnly,
     "v2-dnssec-require-retried": DnssecRequireRetried,
     "v2-params-canonical-order": ParamsCanonicalOrder,
