@@ -10,14 +10,25 @@ from typing import Callable, Iterable
 
 from conformance.aid import versioned
 from conformance.aid.conftest import PublishedRecord, records_of
-from conformance.outcomes import not_applicable, violation
+from conformance.outcomes import not_applicable, untestable, violation
 
 RULES = versioned.CLAUSES["v2.1"]
 
 
 def aid2(published: list[PublishedRecord]) -> list[PublishedRecord]:
-    """The v=aid2 records (untestable when there is none)."""
+    """The v=aid2 records; untestable when there is none, naming the clause that fails for
+    it: a record that lost its v (AID-2.1-54), one with another v (AID-2.1-55), or no aid2 TXT
+    record at all (AID-2.1-46 when another record type stands in, else AID-2-02)."""
     __tracebackhide__ = True
+    if not any(r.reading.version == "aid2" for r in published):
+        if any(r.reading.version is None for r in published):
+            see = "AID-2.1-54"
+        elif any(r.reading.version not in ("aid1", "aid2") for r in published):
+            see = "AID-2.1-55"
+        else:
+            see = "AID-2.1-46, AID-2-02"
+        seen = ", ".join(repr(r.text[:60]) for r in published) or "none"
+        untestable(f"no v=aid2 record is published (AID records seen: {seen}) (see {see})")
     return records_of(published, "aid2")
 
 

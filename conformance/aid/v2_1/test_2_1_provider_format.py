@@ -53,12 +53,12 @@ def test_2_1_v2_record_is_txt(lookup: TxtAnswer, adck_resolver: Resolver) -> Non
 
 
 @clause("AID-2.1-51")
-def test_2_1_record_below_255_bytes(published: list[PublishedRecord]) -> None:
+def test_2_1_record_below_255_bytes(aid_records: list[PublishedRecord]) -> None:
     """Providers **SHOULD** keep total payload size below 255 bytes when possible.
 
     Each aid2 record, its character-strings concatenated, is at most 254 bytes: 255 is not
     below 255. (The aid1 record beside it is judged by aid@v1.2.)"""
-    judge(aid2(published), lambda r: [] if len(r.raw) < 255 else
+    judge(aid2(aid_records), lambda r: [] if len(r.raw) < 255 else
           [f"{len(r.raw)} bytes in {len(r.strings)} character-string(s); expected fewer than 255"])
 
 
@@ -67,7 +67,7 @@ LONG = {k: a for k, a in versioned.ALIASES.items() if k != "kid"}
 
 
 @clause("AID-2.1-53")
-def test_2_1_short_keys_emitted(published: list[PublishedRecord]) -> None:
+def test_2_1_short_keys_emitted(aid_records: list[PublishedRecord]) -> None:
     """Providers **SHOULD** emit the short-key form for compact DNS deployment.
 
     Every key of 2.1's table in an aid2 record is written as its single-letter alias (v, u, p,
@@ -79,4 +79,4 @@ def test_2_1_short_keys_emitted(published: list[PublishedRecord]) -> None:
             return []
         return [f"keys in their long form: {', '.join(long)}; expected "
                 f"{', '.join(LONG[w.lower()] for w in long)}"]
-    judge(aid2(published), check)
+    judge(aid2(aid_records), check)

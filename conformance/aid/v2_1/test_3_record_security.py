@@ -15,7 +15,7 @@ REMOTE = {p: s[0] for p, s in versioned.PROTOCOLS.items() if s in (("https",), (
 
 
 @clause("AID-3-22")
-def test_3_remote_uri_uses_https_or_wss(published: list[PublishedRecord]) -> None:
+def test_3_remote_uri_uses_https_or_wss(aid_records: list[PublishedRecord]) -> None:
     """**HTTPS:** Remote agent URIs **MUST** use `https://`, except `proto=websocket` which
     **MUST** use `wss://`.
 
@@ -23,7 +23,7 @@ def test_3_remote_uri_uses_https_or_wss(published: list[PublishedRecord]) -> Non
     URL, for websocket a wss:// URL (the scheme in any case, RFC 3986 3.1): not http://, ws://,
     the other one of the two, another scheme, no scheme, or the scheme without '//'. A local or
     zeroconf record, or a p outside the registry (AID-2.1-58), has no remote URI to judge."""
-    records = [r for r in aid2(published) if value(r, "proto") in REMOTE and value(r, "uri")]
+    records = [r for r in aid2(aid_records) if value(r, "proto") in REMOTE and value(r, "uri")]
     if not records:
         not_applicable("no aid2 record names a remote protocol of 7.2 with a u")
 
@@ -59,11 +59,11 @@ def secrets_in(record: PublishedRecord) -> list[str]:
 
 
 @clause("AID-3-23")
-def test_3_record_holds_no_secret(published: list[PublishedRecord]) -> None:
+def test_3_record_holds_no_secret(aid_records: list[PublishedRecord]) -> None:
     """**No secrets:** TXT records are public and **MUST NOT** contain secrets.
 
     No key named for a secret (token, api_key, password, secret, ...) holds a value, no value is
     shaped like a well-known credential (a JWT, a GitHub or Stripe token, ...), and no URL
     carries user:password@ or a secret query parameter. k is the public key (2.1): not a
     secret, never flagged. Values are not shown: they may be secrets."""
-    judge(aid2(published), lambda r: [f"{m}; expected no secret in a public TXT record" for m in secrets_in(r)])
+    judge(aid2(aid_records), lambda r: [f"{m}; expected no secret in a public TXT record" for m in secrets_in(r)])
