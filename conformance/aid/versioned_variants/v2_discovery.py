@@ -290,11 +290,12 @@ class PrefersAid1(VersionedAidClient):
 
 
 class AnswerOrderAcrossVersions(VersionedAidClient):
-    """With one valid aid1 and one valid aid2 record, uses the one the DNS answer lists first (AID-2.3-53)."""
+    """With one valid aid1 and one valid aid2 record, neither holding k, uses the one the DNS answer
+    lists first (AID-2.3-53)."""
 
     def select(self, texts: list[str]) -> versioned.Selection:
         one, two = _valid(texts, "aid1"), _valid(texts, "aid2")
-        if len(one) == 1 and len(two) == 1:
+        if len(one) == 1 and len(two) == 1 and "pka" not in one[0].fields and "pka" not in two[0].fields:
             first = min((one[0], two[0]), key=lambda r: texts.index(r.text))
             return versioned.Selection(first, frozenset(), "the first valid record in answer order")
         return super().select(texts)
