@@ -64,8 +64,8 @@ Under them:
 - only ``ERR_NO_RECORD`` is ``none`` (v1.2 and v2.1 give each failure its code: ERR_INVALID_TXT is
   an error there, as in the kit's reference client); error codes pass unchanged.
 
-Under v1 (``discover``, no option) nothing of this changes: v1 has no fallback, no PKA, no
-short keys, and the hello claims no feature.
+Under v1 (``discover``, no option) only the network scope applies (a record holding ``pka`` would
+start aid_py's handshake): v1 has no fallback, no PKA, no short keys, and the hello claims no feature.
 """
 
 from __future__ import annotations
@@ -189,9 +189,8 @@ class Options:
                  "DNS: dnspython's default_resolver set to the step's nameservers",
                  f".well-known fallback {'on' if self.fallback else 'off'} (aid_py's default: on"
                  + ("; v1 has none)" if not self.later else ")")]
-        if self.later:
-            parts.append("HTTPS (PKA, fallback): socket.create_connection mapped per connect_to for the step's "
-                         "thread, other non-loopback hosts refused; ssl default context trusting exactly ca_file")
+        parts.append("HTTPS (PKA, fallback): socket.create_connection mapped per connect_to for the step's "
+                     "thread, other non-loopback hosts refused; ssl default context trusting exactly ca_file")
         return "; ".join(parts)
 
 
@@ -302,9 +301,7 @@ def lookup(domain: str, network: dict, options: Options = Options(),
         previous = dns.resolver.default_resolver
         dns.resolver.default_resolver = resolver
         try:
-            if not options.later:
-                found, ttl = lib.discover(domain, well_known_fallback=False, timeout=LIFETIME)
-                return found, ttl, "dns"
+            # under v1 too: a record holding pka would start aid_py's handshake, never off loopback
             with scoped_network(network, log):
                 found, ttl = lib.discover(domain, well_known_fallback=options.fallback, timeout=LIFETIME)
                 failed = options.fallback and bool(getattr(resolver, "failures", None))
