@@ -94,8 +94,8 @@ def _sign_in_order(message, key, covered: list[str], params: dict, order: list[s
     """Signature-Input and Signature with the parameters in ``order`` (RFC 9421 2.3: the
     ``@signature-params`` line is the serialized inner list as sent, parameters in their order).
     The signature base is RFC 9421 2.5's, built here because the library emits one fixed order;
-    :func:`conformance.aid.pka.verify` (the library's verifier) accepts it, which the kit's
-    self-test of this handler checks."""
+    :func:`conformance.aid.pka.verify` (the library's verifier) accepts it, as
+    tests/test_aid_v2_1_pka_endpoint.py checks."""
     import http_sf
 
     from conformance.aid.pka import authority
