@@ -15,12 +15,15 @@ def _versions(client: AidClient) -> list[str]:
     return ["aid1"] + (["aid2"] if "aid.v2.1" in client.features else [])
 
 
-def _works(client: AidClient, scenarios: AidScenarios, version: str) -> None:
+def _works(client: AidClient, scenarios: AidScenarios, version: str) -> set[str]:
+    """*Untestable* unless the client connects to the u of one plain record of ``version``; the
+    warnings it gives for that record (host names as ``{host}``)."""
     __tracebackhide__ = True
     scenario = scenarios.new(f"plain-{version}", txt(version))
     reply = client.discover(scenario)
     if connected_to(reply) != f"https://{scenario.host}/mcp":
         untestable(f"with the one record {txt(version)!r} {said(reply)}, not a connection to its u (see AID-2.3-36)")
+    return {str(w).replace(scenario.host, "{host}") for w in reply.get("warnings") or []}
 
 
 def _stamp(when, form: str) -> str:
@@ -53,7 +56,7 @@ def test_2_3_client_warns_of_a_future_dep(client: AidClient, scenarios: AidScena
     """If `dep` (`e`) is in the future, clients SHOULD warn. (The record is still used, with a
     warning: dep in every ISO 8601 UTC form, minutes and years ahead, long key and alias.)"""
     for version in _versions(client):
-        _works(client, scenarios, version)
+        usual = _works(client, scenarios, version)
         for what, key, value in _dep_cases(+1):
             text = txt(version, **{key: value})
             scenario = scenarios.new("future-dep", text)
@@ -61,9 +64,12 @@ def test_2_3_client_warns_of_a_future_dep(client: AidClient, scenarios: AidScena
             if connected_to(reply) is None:
                 untestable(f"the record {text.replace('{host}', scenario.host)!r} (dep {what}) is still in "
                            f"service, and {said(reply)}")
-            if not reply.get("warnings"):
+            # a warning the same record without dep does not bring (DNSSEC's, for one, is not this one)
+            more = [w for w in reply.get("warnings") or [] if str(w).replace(scenario.host, "{host}") not in usual]
+            if not more:
                 violation(f"the {version} record's {key}={value} is {what} of the client's clock "
-                          f"({T0.isoformat()}), and the client connected without a warning")
+                          f"({T0.isoformat()}), and the client connected without a warning "
+                          f"(warnings: {reply.get('warnings') or 'none'}, as for the record without dep)")
 
 
 @clause("AID-2.3-33")

@@ -400,7 +400,8 @@ class UnknownTokenAsMcp(VersionedAidClient):
 def _rekey_values(texts: list[str]) -> list[str]:
     out = []
     for text in texts:
-        pairs = [(k, "mcp" if v is not None and k.strip().lower() in ("p", "proto") and v.strip() not in versioned.PROTOCOLS
+        pairs = [(k, "mcp" if v is not None and k.strip().lower() in ("p", "proto") and v.strip()
+                  and v.strip() not in versioned.PROTOCOLS
                   else v) for k, v in _pairs(text)]
         out.append(_join(pairs))
     return out
@@ -537,23 +538,25 @@ class PastDepByDate(VersionedAidClient):
 
 
 class OwnErrorNames(VersionedAidClient):
-    """Reports failures with names of its own (NO_RECORD, ...) instead of Table 1's (AID-2.3-38)."""
+    """Reports failures other than security ones with names of its own (no_record, ...) instead
+    of Table 1's (AID-2.3-38)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
                  policy: dict[str, Any] | None = None) -> Found:
         found = super().discover(domain, now, user, platform, policy)
-        if found.error_kind:
+        if found.error_kind and found.error_kind != "ERR_SECURITY":
             found.error_kind = found.error_kind.removeprefix("ERR_").lower()
         return found
 
 
 class NoErrorCodes(VersionedAidClient):
-    """Reports failures without any code (AID-2.3-38)."""
+    """Reports failures other than security ones without any code (AID-2.3-38)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
                  policy: dict[str, Any] | None = None) -> Found:
         found = super().discover(domain, now, user, platform, policy)
-        found.error_kind = None
+        if found.error_kind != "ERR_SECURITY":
+            found.error_kind = None
         return found
 
 
