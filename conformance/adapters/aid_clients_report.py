@@ -298,7 +298,7 @@ def render_library(key: str, runs: list[Run] | None, known: dict, why_not: str |
         h = r.hello
         lines.append(f"* **{r.revision}**: `{one_line(r.target, 400)}`; features "
                      f"{', '.join(h.get('features') or []) or 'none'}; protocols {', '.join(h.get('protocols') or [])}; "
-                     f"{_esc(one_line(str(h.get('description') or ''), 600))}")
+                     f"{_esc(one_line(str(h.get('description') or ''), 1000))}")
     lines += ["", "| revision | clause | level | outcome | evidence | class | reason |", "|---|---|---|---|---|---|---|"]
     any_failure = False
     for r in runs:
