@@ -29,7 +29,9 @@ stderr banner, and one line of evidence in every reply's ``messages``:
   guard on ``net.Socket#connect`` refuses (and reports) every TCP connection off loopback.
   The installed package files are not modified.
 - **Fallback**: ``wellKnownFallback: false`` (AID v1 has no ``.well-known`` fallback; the
-  library's default is on). ``adapter.mjs --fallback`` switches it on.
+  library's default is on). ``adapter.mjs --revision v1.2 --fallback`` (or v2.1) switches it on;
+  refused under v1. ``--revision`` (v1, v1.2, v2.1) also sets what the hello claims and how a
+  reply reads (README.md).
 - **HTTPS** (the library's global ``fetch``: fallback and PKA handshake): Node's undici global
   dispatcher is replaced by an Agent whose ``connect`` goes where ``connect_to`` says, keeps the
   host name for SNI and the certificate check, and trusts exactly ``ca_file``. A host neither
@@ -74,7 +76,7 @@ REDIRECTION = {
             "package files untouched); a DoH forwarder in the adapter process sends the query bytes to "
             "the step's nameservers over UDP, TCP on truncation"),
     "dns_guard": "endpoints that are not loopback are refused; every non-loopback TCP connect is refused and reported",
-    "well_known_fallback": "off (wellKnownFallback: false; --fallback turns it on)",
+    "well_known_fallback": "off (wellKnownFallback: false; --revision v1.2|v2.1 --fallback turns it on; never under v1)",
     "https": ("Node's undici global dispatcher: connect per connect_to, SNI and certificate name of the "
               "original host, trust exactly ca_file"),
     "dnssec": ("not validated by the library; by default not by the forwarder either (--validating-resolver: "

@@ -6,7 +6,7 @@
 // DIR is an npm prefix holding node_modules/@agentcommunity/aid (python -m
 // conformance.adapters.aid_npm --install installs the pinned version there). Without --prefix:
 // $ADCK_AID_NPM_PREFIX, else $ADCK_NPM_CACHE/agentcommunity-aid-VERSION, else
-// ~/.cache/adck/npm/agentcommunity-aid-VERSION. --fallback switches the library's .well-known
+// ~/.cache/adck/npm/agentcommunity-aid-VERSION. --fallback (with --revision v1.2 or v2.1) switches the library's .well-known
 // fallback on (off by default: AID v1 has none). --validating-resolver makes the loopback
 // forwarder validate DNSSEC with the step's trust anchors and answer SERVFAIL for a bogus
 // answer, as the library's real resolvers (1.1.1.1, 8.8.8.8) do (off by default: the library
