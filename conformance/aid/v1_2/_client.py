@@ -90,3 +90,13 @@ def warnings_of(reply: dict) -> list[str]:
     """What the client surfaced to the user: its warnings and the texts of its prompts."""
     prompts = [str(p.get("text")) for p in reply.get("prompts") or [] if isinstance(p, dict)]
     return [str(w) for w in reply.get("warnings") or []] + prompts
+
+
+def new_warnings(client: AidClient, scenario: AidScenario, reply: dict, policy: dict | None = None,
+                 baseline: AidScenario | None = None) -> list[str]:
+    """What ``reply`` surfaced beyond what the client surfaces on discovering ``baseline`` (default:
+    the same scenario as it is now) afresh, with no memory of it: a downgrade or rotation notice is
+    what a second discovery adds, not the warning every unsigned answer gets (dnssec=prefer)."""
+    fresh = client.discover(baseline or scenario, policy=policy)
+    seen = set(warnings_of(fresh))
+    return [w for w in warnings_of(reply) if w not in seen]

@@ -14,8 +14,8 @@ import re
 from datetime import timedelta
 
 from conformance.aid.clients import AidClient, AidScenarios, argv, connected_to, prompts, said, txt
-from conformance.aid.v1_2._client import (LATER, aid1, aid1_works, endpoint, keyed, keyed_scenario, proof,
-                                          proof_works, refused, warnings_of)
+from conformance.aid.v1_2._client import (LATER, aid1, aid1_works, endpoint, keyed, keyed_scenario, new_warnings,
+                                          proof, proof_works, refused, warnings_of)
 from conformance.outcomes import clause, untestable, violation
 
 #: The locators of Appendix B's local row, each with the package it names.
@@ -39,7 +39,7 @@ def test_3_client_validates_signed_answers(client: AidClient, scenarios: AidScen
         reply = client.discover(scenario, policy={"dnssec": "require"})
         if connected_to(reply) != endpoint(scenario):
             violation(f"_agent.{scenario.zone_name} is DNSSEC-signed, its signature validates to the trust anchor "
-                      f"given, and under dnssec=require {said(reply)}: the client did not validate it")
+                      f"given, and under dnssec=require {said(reply)}: the client did not validate it (AMB-85)")
     # a signature that does not validate: tampered, or expired before the client's clock (AMB-49)
     for what, options in (("a tampered record (its RRSIG does not match)", {"bogus": True}),
                           ("a record whose RRSIG expired the day before (a replayed answer)", {"expired": True})):
@@ -47,7 +47,7 @@ def test_3_client_validates_signed_answers(client: AidClient, scenarios: AidScen
         reply = client.discover(scenario)
         if connected_to(reply) is not None and not warnings_of(reply):
             violation(f"_agent.{scenario.zone_name} is signed and the answer is {what}; the client returned "
-                      f"{connected_to(reply)!r} with no warning, as if it had not validated the signature")
+                      f"{connected_to(reply)!r} with no warning, as if it had not validated the signature (AMB-85)")
 
 
 # ---------------------------------------------------------------- the endpoint proof
@@ -92,9 +92,9 @@ def test_3_client_warns_when_a_domain_removes_its_key(client: AidClient, scenari
             untestable("the first discovery of a record with a proven key returned no endpoint (see AID-D-01)")
         scenario.publish([aid1().replace("{host}", scenario.host).encode()])
         reply = client.discover(scenario, at=gap, session=session)
-        if connected_to(reply) is not None and not warnings_of(reply):
+        if connected_to(reply) is not None and not new_warnings(client, scenario, reply):
             violation(f"the domain published k=… i=g1 at a discovery {gap} earlier and has removed it since; the "
-                      f"client returned {connected_to(reply)!r} without a warning")
+                      f"client returned {connected_to(reply)!r} without a warning (AMB-86)")
 
 
 # ---------------------------------------------------------------- local execution
@@ -168,7 +168,7 @@ def test_3_client_runs_nothing_without_confirmation(client: AidClient, scenarios
     reply = client.discover(other, session=session, user={"consent": False})
     if reply.get("outcome") == "execute":
         violation(f"the user confirmed the local agent of {first.host}, then refused that of {other.host} (the same "
-                  f"locator), and {said(reply)}")
+                  f"locator), and {said(reply)} (AMB-87)")
 
 
 @clause("AID-3-12")
@@ -200,8 +200,7 @@ def test_3_client_asks_again_when_uri_or_proto_change(client: AidClient, scenari
     changes = [("docker:example/agent:1.0", "docker:example/agent:2.0"),
                ("docker:example/agent:1.0", "docker:evil/agent:1.0"),
                ("docker:example/agent:1.0", "npx:example-agent"),
-               ("npx:@example/agent", "npx:@example/agent-cli"),
-               ("pip:example-agent", "pip:example-agent2")]
+               ("npx:@example/agent", "npx:@example/agent-cli")]
     for before, after in changes:
         for consent in (False, True):
             scenario = scenarios.new("local-changed", _local(before), ttl=60)
@@ -281,12 +280,13 @@ def test_3_client_treats_a_cross_origin_redirect_as_a_risk(client: AidClient, sc
     """If an initial request to the discovered `uri` returns an HTTP redirect (`301`, `302`, `307`, or `308`) **to a
     different origin** (hostname or port), the client **SHOULD** treat this as a potential security risk."""
     proof_works(client, scenarios)
+    plain = keyed_scenario(scenarios, "not-redirecting")
     for status in (301, 302, 307, 308):
         reply, scenario, elsewhere = _redirected(client, scenarios, status)
         target = endpoint(elsewhere)
-        if connected_to(reply) == target and not warnings_of(reply):
+        if connected_to(reply) is not None and not new_warnings(client, scenario, reply, baseline=plain):
             violation(f"the handshake to {endpoint(scenario)} was answered {status} to {target} (another host); the "
-                      f"client returned {target!r} as the endpoint, without a warning or a question")
+                      f"client returned {connected_to(reply)!r} as the endpoint, without a warning or a question")
 
 
 @clause("AID-3-18")

@@ -38,7 +38,7 @@ def test_4_client_asks_dns_again_after_the_ttl(client: AidClient, scenarios: Aid
         client.discover(scenario, at=timedelta(seconds=after), session=session)
         if _query_count(scenario) == asked:
             violation(f"_agent.{scenario.zone_name} was received with TTL {ttl}; {after} s later the client "
-                      f"discovered it again without asking DNS: it kept the record past its TTL")
+                      f"discovered it again without asking DNS: it kept the record past its TTL (AMB-89)")
 
 
 @clause("AID-4-14")
@@ -60,4 +60,4 @@ def test_4_client_returns_the_record_of_after_the_ttl(client: AidClient, scenari
             untestable(f"{after} s after a record with TTL {ttl} the client did not ask DNS again (see AID-4-13)")
         if connected_to(second) != f"https://{scenario.host}/v2":
             violation(f"_agent.{scenario.zone_name} was received with TTL {ttl} and then changed to {changed!r}; "
-                      f"{after} s later the client asked DNS again and {said(second)}, not the record it holds now")
+                      f"{after} s later the client asked DNS again and {said(second)}, not the record it holds now (AMB-89)")
