@@ -56,8 +56,8 @@ Under them:
   name) and refuses any other host that is not loopback, and ``ssl._create_default_https_context``
   gives a context trusting only ``ca_file``. No real network is reached;
 - a reply's ``connect.record`` holds what aid_py returns: ``version`` (its ``v``),
-  ``trust_source`` (``dns``, or ``well-known-tls`` when the TTL and the absence of a DNS answer
-  say the fallback produced it: aid_py does not return the source, see :func:`lookup`),
+  ``trust_source`` (``dns``, or ``well-known-tls`` when the DNS lookup before it failed: aid_py
+  falls back only then, and does not return the source itself; see :func:`lookup`),
   ``pka`` (``performed``/``verified``: aid_py raises ERR_SECURITY on a failed proof, so a returned
   record with a key was verified; ``domain_bound``: aid_py's own ``domain_bound``) and the
   optional keys ``auth``, ``desc``, ``docs``, ``dep``;
