@@ -207,7 +207,7 @@ def hello(options: Options = Options()) -> dict:
             "dns": {"asked_by": "client", "adapter": ADAPTER,
                     "how": "the adapter sets dnspython's dns.resolver.default_resolver, which aid_py uses, "
                            "to a resolver asking only the step's nameservers"},
-            # what the adapter switched (not in the schema; a kit ignores it)
+            # what the adapter switched (the hello's optional description, never judged)
             "description": options.description()}
 
 

@@ -144,7 +144,7 @@ function hello() {
     operations: ["aid.discover"],
     features: features(),
     protocols: protocols(),
-    // what the adapter switched (not in the schema; a kit ignores it)
+    // what the adapter switched (the hello's optional description, never judged)
     description: description(),
     // the library's DoH query goes to the adapter's loopback forwarder, which asks the kit's
     // nameserver on its behalf (the hello's optional `dns`; a kit without it ignores it)
