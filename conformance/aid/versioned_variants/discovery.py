@@ -710,7 +710,7 @@ VARIANTS = {
     "v12-past-dep-warns": PastDepWarns,
     "v21-past-dep-by-date": PastDepByDate,
     "v12-own-error-names": OwnErrorNames,
-    "v21-no-error-codes": NoErrorCodes,
+    "v12-no-error-codes": NoErrorCodes,
     "v12-fallback-drops-pka": FallbackDropsPka,
     "v12-fallback-ignores-short-k": FallbackIgnoresShortK,
     "v12-falls-back-after-invalid": FallsBackAfterInvalid,
