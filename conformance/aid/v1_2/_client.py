@@ -100,3 +100,29 @@ def new_warnings(client: AidClient, scenario: AidScenario, reply: dict, policy: 
     fresh = client.discover(baseline or scenario, policy=policy)
     seen = set(warnings_of(fresh))
     return [w for w in warnings_of(reply) if w not in seen]
+
+
+def txt_queries(scenario: AidScenario) -> int:
+    """The TXT queries the client sent for the scenario's _agent name so far."""
+    return sum(1 for q in scenario.queries() if q.name.lower().startswith("_agent.") and q.rdtype in ("TXT", 16))
+
+
+def republish(scenario: AidScenario, record: str, ttl: int = 300) -> int:
+    """Publish ``record`` (``{host}`` filled in) in place of the scenario's; the TXT queries so far."""
+    scenario.publish([record.replace("{host}", scenario.host).encode()], ttl=ttl)
+    return txt_queries(scenario)
+
+
+def reread(scenario: AidScenario, asked: int, reply: dict, marker: str = "after") -> None:
+    """*Untestable* unless the client read the record republished after ``asked`` queries: it asked
+    DNS again (AID-4-13) and, where its reply reports the record's ``s`` (desc), it is the new one's
+    ``marker`` (AID-4-14). A test of a second discovery judges the change, not the cache."""
+    __tracebackhide__ = True
+    if txt_queries(scenario) <= asked:
+        untestable("the record changed and its TTL ran out, and the client did not ask DNS again: the second "
+                   "discovery did not see the change (see AID-4-13)")
+    for part in ("connect", "execute"):
+        record = (reply.get(part) or {}).get("record") or {}
+        if "desc" in record and record["desc"] != marker:
+            untestable(f"the record changed (s={marker}) and the client returned the one it had before "
+                       f"(s={record['desc']}) (see AID-4-14)")

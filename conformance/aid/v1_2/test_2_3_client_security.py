@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conformance.aid.clients import AidClient, AidScenarios, connected_to, error_code, said
 from conformance.aid.v1_2._client import (LATER, aid1, endpoint, keyed, keyed_scenario, new_warnings, proof_works,
-                                          refused)
+                                          refused, reread, republish)
 from conformance.outcomes import clause, untestable, violation
 
 
@@ -36,16 +36,17 @@ def test_2_3_client_warns_when_a_key_is_removed(client: AidClient, scenarios: Ai
     """Clients SHOULD warn on downgrade if a previously present `pka` is removed."""
     proof_works(client, scenarios)
     # what stays after the key goes: nothing of it, its i alone, or nothing and another uri
-    afterwards = {"k and i removed": aid1(), "k removed, i=g1 kept": aid1(i="g1"),
-                  "k and i removed, another u": aid1(u="https://{host}/v2")}
+    afterwards = {"k and i removed": aid1(s="after"), "k removed, i=g1 kept": aid1(i="g1", s="after"),
+                  "k and i removed, another u": aid1(u="https://{host}/v2", s="after")}
     for what, record in afterwards.items():
-        scenario = keyed_scenario(scenarios, "key-removed")
+        scenario = keyed_scenario(scenarios, "key-removed", record=keyed(s="before"))
         session = client.session(scenario)
         first = client.discover(scenario, session=session)
         if connected_to(first) is None:
             untestable(f"the first discovery of a record with a proven key: {said(first)} (see AID-D-01)")
-        scenario.publish([record.replace("{host}", scenario.host).encode()])
+        asked = republish(scenario, record)
         second = client.discover(scenario, at=LATER, session=session)
+        reread(scenario, asked, second)
         if connected_to(second) is not None and not new_warnings(client, scenario, second):
             violation(f"the record held k=… i=g1 at the first discovery; then ({what}) it is {record!r}, and the "
                       f"client returned {connected_to(second)!r} without a warning (AMB-86)")

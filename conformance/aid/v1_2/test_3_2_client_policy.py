@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from conformance.aid.clients import AidClient, AidScenarios, connected_to, said
 from conformance.aid.v1_2._client import (LATER, OTHER_SEED, aid1, endpoint, keyed, keyed_scenario, new_warnings,
-                                          proof, proof_works, policy_works, refused, warnings_of)
+                                          proof, proof_works, policy_works, refused, reread, republish,
+                                          warnings_of)
 from conformance.outcomes import clause, not_applicable, untestable, violation
 
 BALANCED = {"pka": "if-present", "dnssec": "prefer", "well-known": "auto", "downgrade": "warn"}
@@ -205,13 +206,15 @@ def test_3_2_client_well_known_disable_sends_no_fallback(client: AidClient, scen
 def _removed(client: AidClient, scenarios: AidScenarios, policy: dict) -> tuple:
     """The reply to a discovery under ``policy`` of a record whose proven key was removed since the last one."""
     __tracebackhide__ = True
-    scenario = keyed_scenario(scenarios, "key-removed")
+    scenario = keyed_scenario(scenarios, "key-removed", record=keyed(s="before"))
     session = client.session(scenario)
     first = client.discover(scenario, session=session, policy=policy)
     if connected_to(first) is None:
         untestable(f"under {policy}, a record with a proven key: {said(first)} (see AID-D-01)")
-    scenario.publish([aid1().replace("{host}", scenario.host).encode()])
-    return scenario, client.discover(scenario, at=LATER, session=session, policy=policy)
+    asked = republish(scenario, aid1(s="after"))
+    reply = client.discover(scenario, at=LATER, session=session, policy=policy)
+    reread(scenario, asked, reply)
+    return scenario, reply
 
 
 @clause("AID-3.2-11")
@@ -241,15 +244,17 @@ def _rotated(client: AidClient, scenarios: AidScenarios, policy: dict | None, ne
     """The reply to a discovery of a record whose i changed (g1 to g2) since the last, its key
     proven (the same key, or a new one)."""
     __tracebackhide__ = True
-    scenario = keyed_scenario(scenarios, "rotated")
+    scenario = keyed_scenario(scenarios, "rotated", record=keyed(s="before"))
     session = client.session(scenario)
     first = client.discover(scenario, session=session, policy=policy)
     if connected_to(first) is None:
         untestable(f"under {policy}, a record with a proven key: {said(first)} (see AID-D-01)")
     seed = OTHER_SEED if new_key else None
-    scenario.publish([keyed(kid="g2", seed=seed).replace("{host}", scenario.host).encode()])
+    asked = republish(scenario, keyed(kid="g2", seed=seed, s="after"))
     scenario.change(routes=[proof(kid="g2", seed=seed)])
-    return scenario, client.discover(scenario, at=LATER, session=session, policy=policy)
+    reply = client.discover(scenario, at=LATER, session=session, policy=policy)
+    reread(scenario, asked, reply)
+    return scenario, reply
 
 
 _ROTATIONS = ((False, "i changed from g1 to g2, the same key"), (True, "i changed from g1 to g2 with a new key"))

@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from conformance.aid.clients import AidClient, AidScenarios, argv, connected_to, prompts, said, txt
 from conformance.aid.v1_2._client import (LATER, aid1, aid1_works, endpoint, keyed, keyed_scenario, new_warnings,
-                                          proof, proof_works, refused, warnings_of)
+                                          proof, proof_works, refused, reread, republish, warnings_of)
 from conformance.outcomes import clause, untestable, violation
 
 #: The locators of Appendix B's local row, each with the package it names.
@@ -86,12 +86,13 @@ def test_3_client_warns_when_a_domain_removes_its_key(client: AidClient, scenari
     proof_works(client, scenarios)
     # the prior discovery a little, a day or a month before
     for gap in (LATER, timedelta(days=1), timedelta(days=30)):
-        scenario = keyed_scenario(scenarios, "removed-after")
+        scenario = keyed_scenario(scenarios, "removed-after", record=keyed(s="before"))
         session = client.session(scenario)
         if connected_to(client.discover(scenario, session=session)) is None:
             untestable("the first discovery of a record with a proven key returned no endpoint (see AID-D-01)")
-        scenario.publish([aid1().replace("{host}", scenario.host).encode()])
+        asked = republish(scenario, aid1(s="after"))
         reply = client.discover(scenario, at=gap, session=session)
+        reread(scenario, asked, reply)
         if connected_to(reply) is not None and not new_warnings(client, scenario, reply):
             violation(f"the domain published k=… i=g1 at a discovery {gap} earlier and has removed it since; the "
                       f"client returned {connected_to(reply)!r} without a warning (AMB-86)")
@@ -203,11 +204,12 @@ def test_3_client_asks_again_when_uri_or_proto_change(client: AidClient, scenari
                ("npx:@example/agent", "npx:@example/agent-cli")]
     for before, after in changes:
         for consent in (False, True):
-            scenario = scenarios.new("local-changed", _local(before), ttl=60)
+            scenario = scenarios.new("local-changed", _local(before) + ";s=before", ttl=60)
             session = client.session(scenario)
             argv(client.discover(scenario, session=session, user={"consent": True}), "AID-3-09")
-            scenario.publish([_local(after).encode()], ttl=60)
+            asked = republish(scenario, _local(after) + ";s=after", ttl=60)
             second = client.discover(scenario, at=timedelta(minutes=5), session=session, user={"consent": consent})
+            reread(scenario, asked, second)
             if not consent and second.get("outcome") == "execute":
                 violation(f"the user confirmed u={before} p=local; the record then changed to u={after}, the user "
                           f"refused the new command, and {said(second)}")

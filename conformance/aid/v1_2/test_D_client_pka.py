@@ -16,7 +16,7 @@ import re
 
 from conformance.aid.clients import AidClient, AidScenarios, said
 from conformance.aid.v1_2._client import (LATER, OTHER_SEED, endpoint, keyed, keyed_scenario, proof, proof_works,
-                                          refused)
+                                          refused, reread, republish)
 from conformance.outcomes import clause, untestable, violation
 
 _B64URL = re.compile(r"^[A-Za-z0-9_-]+={0,2}$")
@@ -38,13 +38,14 @@ def test_D_client_verifies_the_key_of_the_record_it_returns(client: AidClient, s
     # the key is the one the record publishes now: after the domain changed its key (with a new i,
     # and under the same i, AMB-58), an endpoint still proving the key seen before proves nothing
     for kid in ("g2", "g1"):
-        scenario = keyed_scenario(scenarios, f"key-changed-{kid}")
+        scenario = keyed_scenario(scenarios, f"key-changed-{kid}", record=keyed(s="before"))
         session = client.session(scenario)
         first = client.discover(scenario, session=session)
         if first.get("outcome") != "connect":
             untestable(f"the first discovery of a record whose endpoint proves its key: {said(first)} (see AID-D-01)")
-        scenario.publish([keyed(kid=kid, seed=OTHER_SEED).replace("{host}", scenario.host).encode()])
+        asked = republish(scenario, keyed(kid=kid, seed=OTHER_SEED, s="after"))
         second = client.discover(scenario, at=LATER, session=session)
+        reread(scenario, asked, second)
         if not refused(second):
             violation(f"the record's key changed (i=g1 to i={kid}, a new k) and its endpoint still signs with the "
                       f"key published before, which the record no longer holds: the proof is of another key, "
