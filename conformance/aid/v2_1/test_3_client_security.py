@@ -29,8 +29,9 @@ def test_3_client_validates_dnssec(client: AidClient, scenarios: AidScenarios) -
                    "(see AID-2.3-58)")
     for what, options in (("its signature is broken (bogus)", {"bogus": True}),
                           ("its signatures expired the day before (a replayed answer)", {"expired": True})):
-        for record in (txt(), txt(u="https://{host}/other")):
-            scenario = scenarios.new("bogus", record, **options)
+        # a record with k too: a proof of the endpoint is no proof of the DNS answer
+        for record, routes in ((txt(), []), (txt(u="https://{host}/other"), []), (keyed(), [pka_route()])):
+            scenario = scenarios.new("bogus", record, routes=routes, **options)
             reply = client.discover(scenario)
             if not refused(reply):
                 violation(f"the zone of _agent.{scenario.zone_name} is signed (its trust anchor given) and the answer "

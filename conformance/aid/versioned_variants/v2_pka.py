@@ -496,12 +496,15 @@ class DnssecFailureIgnored(VersionedAidClient):
         return replace(answer, dnssec="unsigned") if answer.dnssec == "invalid" else answer
 
 
-class NoTrustAnchors(VersionedAidClient):
-    """Drops the DNSSEC trust anchors it is given, so validates nothing (AID-3-21)."""
+class KeyedRecordUnvalidated(VersionedAidClient):
+    """Lets a DNSSEC failure pass when the answer holds a record with k: PKA will prove the
+    endpoint anyway (AID-3-21)."""
 
-    def __init__(self, http, dns, platform: str = "linux") -> None:  # type: ignore[no-untyped-def]
+    def lookup(self, domain, name, now):  # type: ignore[no-untyped-def]
         from dataclasses import replace
-        super().__init__(http, replace(dns, trust_anchors=()), platform)
+        answer = super().lookup(domain, name, now)
+        keyed = any(p.partition("=")[0].strip().lower() in ("k", "pka") for t in answer.texts() for p in t.split(";"))
+        return replace(answer, dnssec="unsigned") if answer.dnssec == "invalid" and keyed else answer
 
 
 class FallbackKeyDropped(VersionedAidClient):
@@ -520,7 +523,10 @@ class Aid1AfterFailedProof(VersionedAidClient):
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
                  policy: dict[str, Any] | None = None) -> Found:
         found = super().discover(domain, now, user, platform, policy)
-        if found.error_kind == "ERR_SECURITY" and any("endpoint proof failed" in m for m in found.messages):
+        memory = self.memory.get(domain)
+        texts = self.texts(memory.answer) if memory is not None and memory.answer is not None else []
+        legacy = any(versioned.read(t).version == "aid1" and versioned.read(t).valid for t in texts)
+        if legacy and found.error_kind == "ERR_SECURITY" and any("endpoint proof failed" in m for m in found.messages):
             original = self.select
             self.select = lambda texts: original([t for t in texts if versioned.read(t).version != "aid2"])  # type: ignore[method-assign]
             try:
@@ -611,26 +617,22 @@ class FallbackFollowsRedirects(VersionedAidClient):
 
 
 class FallbackFollowsSameOrigin(VersionedAidClient):
-    """Follows a redirect of GET /.well-known/agent to a path of the same host (AID-3-27)."""
+    """Follows a 307 or 308 of GET /.well-known/agent to a path of the same host (a GET to the
+    Location), then reports the fallback failed as the reference does (AID-3-27)."""
 
     def fallback(self, domain):  # type: ignore[no-untyped-def]
-        import json
         import urllib.parse
         text, why = super().fallback(domain)
-        if text is not None:
+        if text is not None or not ("HTTP 307" in why or "HTTP 308" in why):
             return text, why
         url = f"https://{a_label(domain.strip().rstrip('.'))}/.well-known/agent"
         first = self.fetcher.fetch(url).final
-        location = first.header("location") if first is not None and 300 <= first.status < 400 else None
-        if not location:
-            return text, why
-        target = urllib.parse.urljoin(url, location)
-        if urllib.parse.urlsplit(target).hostname != urllib.parse.urlsplit(url).hostname:
-            return text, why
-        final = self.fetcher.fetch(target).final
-        if final is None or final.status != 200:
-            return text, why
-        return ";".join(f"{k}={v}" for k, v in json.loads(final.body).items()), ""
+        location = first.header("location") if first is not None else None
+        if location:
+            target = urllib.parse.urljoin(url, location)
+            if urllib.parse.urlsplit(target).hostname == urllib.parse.urlsplit(url).hostname:
+                self.fetcher.fetch(target)
+        return text, why
 
 
 # ---------------------------------------------------------------- 3.3: the knobs
@@ -718,6 +720,8 @@ class _Reorder(VersionedAidClient):
         order = self.order
 
         def judge(proof, fields, headers, response, bound):
+            if not proof.ok:
+                return proof
             lines = dict(response.headers)
             name = next((k for k in lines if k.lower() == "signature-input"), None)
             try:
@@ -787,7 +791,7 @@ VARIANTS = {
     "v2-pka-request-cacheable": PkaRequestCacheable,
     "v2-pka-request-no-cache": PkaRequestNoCache,
     "v2-dnssec-failure-ignored": DnssecFailureIgnored,
-    "v2-no-trust-anchors": NoTrustAnchors,
+    "v2-keyed-record-unvalidated": KeyedRecordUnvalidated,
     "v2-fallback-key-dropped": FallbackKeyDropped,
     "v2-aid1-after-failed-proof": Aid1AfterFailedProof,
     "v2-local-consent-per-domain": ConsentPerDomain,
