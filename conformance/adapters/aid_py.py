@@ -1,7 +1,9 @@
 """aid-discovery (import name ``aid_py``), the AID client library on PyPI, behind the harness protocol.
 
-In-process:    adck run aid --role client --target python:conformance.adapters.aid_py:discover
-As a process:  adck run aid --role client --target "cmd:python -m conformance.adapters.aid_py"
+In-process:    adck run aid@v1 --role client --target python:conformance.adapters.aid_py:discover
+               adck run aid@v2.1 --role client --target python:conformance.adapters.aid_py:discover_v2_1_fallback
+As a process:  adck run aid@v1 --role client --target "cmd:python -m conformance.adapters.aid_py"
+               adck run aid@v1.2 --role client --target "cmd:python -m conformance.adapters.aid_py --revision v1.2 [--fallback]"
 Install:       pip install 'adck[aid-py]'   (pins aid-discovery==2.1.1)
 
 ``aid_py.discover(domain)`` resolves the TXT record at ``_agent.<domain>`` with dnspython's
