@@ -25,13 +25,13 @@ from conformance.fetch import Fetcher
 _LONG = {alias: key for key, alias in versioned.ALIASES.items()}
 
 
-def _pairs(text: str) -> list[tuple[str, str]]:
-    """(key as written, value as written) of each segment holding '='."""
-    return [tuple(s.split("=", 1)) for s in text.split(";") if "=" in s]  # type: ignore[misc]
+def _pairs(text: str) -> list[tuple[str, str | None]]:
+    """(key as written, value as written) of each segment; a segment without '=' is (segment, None)."""
+    return [(s.split("=", 1)[0], s.split("=", 1)[1]) if "=" in s else (s, None) for s in text.split(";")]
 
 
-def _join(pairs: list[tuple[str, str]]) -> str:
-    return ";".join(f"{k}={v}" for k, v in pairs)
+def _join(pairs: list[tuple[str, str | None]]) -> str:
+    return ";".join(k if v is None else f"{k}={v}" for k, v in pairs)
 
 
 def _known(key: str) -> bool:
@@ -54,7 +54,7 @@ class UntrimmedKeys(VersionedAidClient):
     """A key written with white space around it is an unknown key (AID-2.1-48)."""
 
     def select(self, texts: list[str]) -> versioned.Selection:
-        return super().select([_join([(k, v) for k, v in _pairs(t) if k == k.strip()]) for t in texts])
+        return super().select([_join([(k, v) for k, v in _pairs(t) if v is None or k == k.strip()]) for t in texts])
 
 
 class UntrimmedValues(VersionedAidClient):
@@ -64,6 +64,8 @@ class UntrimmedValues(VersionedAidClient):
         selection = super().select(texts)
         if selection.record is not None:
             for key, value in _pairs(selection.record.text):
+                if value is None:
+                    continue
                 long = _LONG.get(key.strip().lower(), key.strip().lower())
                 if long in ("uri", "proto"):
                     selection.record.fields[long] = value
@@ -74,7 +76,7 @@ class RejectsUnknownKeys(VersionedAidClient):
     """A record holding a key it does not know is no record at all (AID-2.1-49)."""
 
     def select(self, texts: list[str]) -> versioned.Selection:
-        return super().select([t for t in texts if all(_known(k) for k, _ in _pairs(t))])
+        return super().select([t for t in texts if all(_known(k) for k, v in _pairs(t) if v is not None)])
 
 
 class StopsAtUnknownKey(VersionedAidClient):
@@ -84,7 +86,7 @@ class StopsAtUnknownKey(VersionedAidClient):
         cut = []
         for text in texts:
             pairs = _pairs(text)
-            first = next((i for i, (k, _) in enumerate(pairs) if not _known(k)), len(pairs))
+            first = next((i for i, (k, v) in enumerate(pairs) if v is not None and not _known(k)), len(pairs))
             cut.append(_join(pairs[:first]) if first < len(pairs) else text)
         return super().select(cut)
 
@@ -197,7 +199,7 @@ class CaseSensitiveLongKeys(VersionedAidClient):
     """Compares the long keys case-sensitively: URI or Proto is an unknown key (AID-2.3-49)."""
 
     def select(self, texts: list[str]) -> versioned.Selection:
-        return super().select([_join([(k, v) for k, v in _pairs(t) if len(k.strip()) == 1 or k == k.lower()])
+        return super().select([_join([(k, v) for k, v in _pairs(t) if v is None or len(k.strip()) == 1 or k == k.lower()])
                                for t in texts])
 
 
@@ -232,7 +234,7 @@ class FirstOfKeyAndAlias(VersionedAidClient):
             pairs = []
             for k, v in _pairs(text):
                 long = _LONG.get(k.strip().lower(), k.strip().lower())
-                if long not in seen:
+                if v is None or long not in seen:
                     seen.add(long)
                     pairs.append((k, v))
             kept.append(_join(pairs))
@@ -478,7 +480,7 @@ class PolicyFailureAsInvalid(_Recode):
 
     def recode(self, domain: str, found: Found) -> str | None:
         return ("ERR_INVALID_TXT" if found.error_kind == "ERR_SECURITY"
-                and any("require" in m for m in found.messages) else None)
+                and any(m.startswith("pka=require") for m in found.messages) else None)
 
 
 class LookupFailureAsNoRecord(_Recode):
