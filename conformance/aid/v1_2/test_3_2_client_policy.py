@@ -250,8 +250,10 @@ def _rotated(client: AidClient, scenarios: AidScenarios, policy: dict | None, ne
     if connected_to(first) is None:
         untestable(f"under {policy}, a record with a proven key: {said(first)} (see AID-D-01)")
     seed = OTHER_SEED if new_key else None
-    asked = republish(scenario, keyed(kid="g2", seed=seed, s="after"))
-    scenario.change(routes=[proof(kid="g2", seed=seed)])
+    # the new record at another path, its endpoint proving the new key; the old one still proves the
+    # old key, so a client that kept the old record is seen keeping it (AID-4-14), not failing here
+    asked = republish(scenario, keyed(kid="g2", seed=seed, s="after", u="https://{host}/mcp2"))
+    scenario.change(routes=[{**proof(kid="g2", seed=seed), "path": "/mcp2"}])
     reply = client.discover(scenario, at=LATER, session=session, policy=policy)
     reread(scenario, asked, reply)
     return scenario, reply

@@ -274,6 +274,15 @@ def _redirected(client: AidClient, scenarios: AidScenarios, status: int):
     location = f"https://{elsewhere.host}/mcp"
     scenario = scenarios.new("redirecting", keyed(), routes=[{"path": "/mcp", "status": status, "body": "empty",
                                                               "headers": {"Location": location}}])
+    # the client may reach the other host (the step's network maps both names): following is seen there
+    own = scenario.network
+
+    def network() -> dict:
+        merged = own()
+        merged["connect_to"] = list(merged.get("connect_to", [])) + list(elsewhere.network().get("connect_to", []))
+        return merged
+
+    scenario.network = network  # type: ignore[method-assign]
     return client.discover(scenario), scenario, elsewhere
 
 
