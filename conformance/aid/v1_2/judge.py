@@ -39,9 +39,16 @@ def label(record: PublishedRecord) -> str:
 
 
 def aid1(published: list[PublishedRecord]) -> list[PublishedRecord]:
-    """The v=aid1 records; *untestable* when none is published (AID-2.1-33/34, AID-2-01 say why)."""
+    """The v=aid1 records; *not applicable* when every record is v=aid2 (v2.1's), *untestable*
+    when none is published otherwise (AID-2.1-33/34, AID-2-01 say why)."""
     __tracebackhide__ = True
-    return records_of(published, "aid1")
+    if published and all(r.reading.version == "aid2" for r in published):
+        not_applicable("every AID record given is v=aid2, judged by v2.1's sentences: no v1.x record to judge "
+                       "(a domain publishing none fails AID-2-01)")
+    try:
+        return records_of(published, "aid1")
+    except Untestable as exc:
+        untestable(f"{str(exc.msg).removeprefix('untestable: ')} (see AID-2.1-33, AID-2.1-34, AID-2-01)")
 
 
 def v1x(published: list[PublishedRecord]) -> list[PublishedRecord]:
@@ -55,7 +62,7 @@ def shared(published: list[PublishedRecord]) -> list[PublishedRecord]:
     chosen = [r for r in published if r.reading.version in ("aid1", "aid2")]
     if not chosen:
         seen = ", ".join(repr(r.text[:60]) for r in published) or "none"
-        untestable(f"no v=aid1 or v=aid2 record is published (AID records seen: {seen}; see AID-2.1-34)")
+        untestable(f"no v=aid1 or v=aid2 record is published (AID records seen: {seen}; see AID-2.1-33, AID-2.1-34, AID-2-01)")
     return chosen
 
 

@@ -286,7 +286,7 @@ def named_breaks() -> dict[str, tuple[str, ...]]:
 
 @cache
 def record_tests() -> tuple[tuple[str, Callable], ...]:
-    """(clause id, test) of every v1.2 document test of this folder that takes only ``published``."""
+    """(clause id, test) of every v1.2 document test of this folder that takes only ``aid_records``."""
     from conformance import catalog
 
     profile = revisions.profile_of("aid", "v1.2")
@@ -299,7 +299,7 @@ def record_tests() -> tuple[tuple[str, Callable], ...]:
             if not module.startswith("v1_2."):
                 continue
             fn = getattr(importlib.import_module(f"conformance.aid.{module}"), fn_name)
-            if list(inspect.signature(fn).parameters) == ["published"]:
+            if list(inspect.signature(fn).parameters) == ["aid_records"]:
                 found.append((cid, fn))
     return tuple(found)
 

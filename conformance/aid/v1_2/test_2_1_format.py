@@ -18,7 +18,7 @@ SHORT_KEYS = "vupasdeki"
 
 
 @clause("AID-2.1-25")
-def test_2_1_record_is_semicolon_delimited_pairs(published: list[PublishedRecord]) -> None:
+def test_2_1_record_is_semicolon_delimited_pairs(aid_records: list[PublishedRecord]) -> None:
     """The record **MUST** be a single string of semicolon-delimited `key=value` pairs.
 
     Every piece between semicolons holds '=' after a non-empty key; an empty piece (';;', a
@@ -39,24 +39,24 @@ def test_2_1_record_is_semicolon_delimited_pairs(published: list[PublishedRecord
         if bad:
             violation(f"{label(record)}: expected semicolon-delimited key=value pairs; saw " + "; ".join(bad),
                       readings=("AMB-07",))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-29")
-def test_2_1_record_under_255_bytes(published: list[PublishedRecord]) -> None:
+def test_2_1_record_under_255_bytes(aid_records: list[PublishedRecord]) -> None:
     """Keep the total length under 255 bytes when possible.
 
-    The record's strings concatenated, counted in bytes (UTF-8 as published): 254 is under 255,
+    The record's strings concatenated, counted in bytes (UTF-8 as aid_records): 254 is under 255,
     255 is not. 'When possible' cannot be seen (AMB-01): every longer record is a finding."""
     def check(record: PublishedRecord) -> None:
         if len(record.raw) >= 255:
             violation(f"{label(record)}: expected under 255 bytes; saw {len(record.raw)} bytes "
                       f"in {len(record.strings)} character-string(s)", readings=("AMB-01", "AMB-65"))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-31")
-def test_2_1_no_key_beside_its_alias(published: list[PublishedRecord]) -> None:
+def test_2_1_no_key_beside_its_alias(aid_records: list[PublishedRecord]) -> None:
     """A record **MUST NOT** include both a full key and its alias.
 
     Judged on every aid1 record (v1.2's nine keys and aliases) and every aid2 record (v2.1's
@@ -71,11 +71,11 @@ def test_2_1_no_key_beside_its_alias(published: list[PublishedRecord]) -> None:
         if both:
             violation(f"{label(record)}: expected each key once, as its full name or its alias; saw both "
                       + ", ".join(both), readings=("AMB-51",))
-    judge.judge(judge.shared(published), check)
+    judge.judge(judge.shared(aid_records), check)
 
 
 @clause("AID-2.1-32")
-def test_2_1_short_keys(published: list[PublishedRecord]) -> None:
+def test_2_1_short_keys(aid_records: list[PublishedRecord]) -> None:
     """Providers **SHOULD** emit the short-key form `v,u,p,a,s,d,e,k,i` for v1.x records.
 
     Every key of the table is written as its single lower-case letter; a full key (version, uri,
@@ -89,18 +89,19 @@ def test_2_1_short_keys(published: list[PublishedRecord]) -> None:
             shown += [f"{w!r} (expected {w.lower()!r})" for w in upper]
             violation(f"{label(record)}: expected the short-key form v,u,p,a,s,d,e,k,i; saw " + ", ".join(shown),
                       readings=("AMB-64",))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-33")
-def test_2_1_record_holds_version(published: list[PublishedRecord]) -> None:
+def test_2_1_record_holds_version(aid_records: list[PublishedRecord]) -> None:
     """| `version` | `v` | **Required** | The specification version. For v1 it **MUST** be `aid1`. |
 
     Every v1.x record the name publishes (every AID record but a v=aid2 one, v2.1's) holds a
     version key, as v or version in any case."""
-    records = judge.v1x(published)
+    records = judge.v1x(aid_records)
     if not records:
-        untestable("the name publishes no AID record but v=aid2 ones (see AID-2-01)")
+        judge.aid1(aid_records)  # not applicable when every record is v=aid2 (v2.1's)
+        untestable("no AID record is published (see AID-2-01)")
 
     def check(record: PublishedRecord) -> None:
         if "version" not in record.reading.order:
@@ -110,14 +111,16 @@ def test_2_1_record_holds_version(published: list[PublishedRecord]) -> None:
 
 
 @clause("AID-2.1-34")
-def test_2_1_version_is_aid1(published: list[PublishedRecord]) -> None:
+def test_2_1_version_is_aid1(aid_records: list[PublishedRecord]) -> None:
     """| `version` | `v` | **Required** | The specification version. For v1 it **MUST** be `aid1`. |
 
     The version of every v1.x record (all but v=aid2, v2.1's) is exactly aid1: lower case, no
     minor number, white space around it trimmed as clients SHOULD (2.1)."""
-    records = [r for r in judge.v1x(published) if "version" in r.reading.order]
+    records = [r for r in judge.v1x(aid_records) if "version" in r.reading.order]
     if not records:
-        untestable("no AID record but v=aid2 ones holds a version key (see AID-2.1-33)")
+        if not judge.v1x(aid_records):
+            judge.aid1(aid_records)  # not applicable when every record is v=aid2 (v2.1's)
+        untestable("no AID record but v=aid2 ones holds a version key (see AID-2.1-33, AID-2-01)")
 
     def check(record: PublishedRecord) -> None:
         if record.reading.version != "aid1":
@@ -125,7 +128,7 @@ def test_2_1_version_is_aid1(published: list[PublishedRecord]) -> None:
     judge.judge(records, check)
 
 
-def _required(published: list[PublishedRecord], key: str) -> None:
+def _required(aid_records: list[PublishedRecord], key: str) -> None:
     __tracebackhide__ = True
 
     def check(record: PublishedRecord) -> None:
@@ -133,28 +136,28 @@ def _required(published: list[PublishedRecord], key: str) -> None:
         if not found:
             saw = "it empty" if found == "" else "no such key among " + ", ".join(map(repr, record.reading.written))
             violation(f"{label(record)}: expected a non-empty {ALIASES['aid1'][key]} ({key}); saw {saw}")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-35")
-def test_2_1_record_holds_uri(published: list[PublishedRecord]) -> None:
+def test_2_1_record_holds_uri(aid_records: list[PublishedRecord]) -> None:
     """| `uri` | `u` | **Required** | An absolute `https://` URL for a remote agent, or a
     package/locator for local agents. See Appendix B. |
 
     Every aid1 record holds a non-empty u (uri); its form per protocol: AID-3-03, AID-B-06 to B-14."""
-    _required(published, "uri")
+    _required(aid_records, "uri")
 
 
 @clause("AID-2.1-36")
-def test_2_1_record_holds_proto(published: list[PublishedRecord]) -> None:
+def test_2_1_record_holds_proto(aid_records: list[PublishedRecord]) -> None:
     """| `proto` | `p` | **Required** | The protocol token from Appendix B. |
 
     Every aid1 record holds a non-empty p (proto)."""
-    _required(published, "proto")
+    _required(aid_records, "proto")
 
 
 @clause("AID-2.1-37")
-def test_2_1_proto_is_a_registry_token(published: list[PublishedRecord]) -> None:
+def test_2_1_proto_is_a_registry_token(aid_records: list[PublishedRecord]) -> None:
     """| `proto` | `p` | **Required** | The protocol token from Appendix B. |
 
     One token of Appendix B (mcp, a2a, openapi, grpc, graphql, websocket, local, zeroconf, ucp),
@@ -167,11 +170,11 @@ def test_2_1_proto_is_a_registry_token(published: list[PublishedRecord]) -> None
         if proto not in PROTOCOLS:
             violation(f"{label(record)}: expected one protocol token of Appendix B ({', '.join(PROTOCOLS)}); "
                       f"saw p={proto!r}")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-38")
-def test_2_1_auth_hint_recommended(published: list[PublishedRecord]) -> None:
+def test_2_1_auth_hint_recommended(aid_records: list[PublishedRecord]) -> None:
     """| `auth` | `a` | Recommended | An authentication hint token from Appendix A. |
 
     Every aid1 record holds an a (auth) key ('Recommended' in the table: AMB-01)."""
@@ -179,11 +182,11 @@ def test_2_1_auth_hint_recommended(published: list[PublishedRecord]) -> None:
         if "auth" not in record.reading.fields:
             violation(f"{label(record)}: expected an a (auth) hint; saw the keys "
                       + ", ".join(map(repr, record.reading.written)), readings=("AMB-01",))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-39")
-def test_2_1_auth_is_a_registry_token(published: list[PublishedRecord]) -> None:
+def test_2_1_auth_is_a_registry_token(aid_records: list[PublishedRecord]) -> None:
     """| `auth` | `a` | Recommended | An authentication hint token from Appendix A. |
 
     When present, one token of Appendix A (none, pat, apikey, basic, oauth2_device, oauth2_code,
@@ -194,11 +197,11 @@ def test_2_1_auth_is_a_registry_token(published: list[PublishedRecord]) -> None:
         if auth not in AUTH_TOKENS:
             violation(f"{label(record)}: expected one auth token of Appendix A ({', '.join(AUTH_TOKENS)}); "
                       f"saw a={auth!r}")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-40")
-def test_2_1_desc_at_most_60_bytes(published: list[PublishedRecord]) -> None:
+def test_2_1_desc_at_most_60_bytes(aid_records: list[PublishedRecord]) -> None:
     """| `desc` | `s` | Optional | Short, human-readable text (≤ 60 UTF-8 bytes) for UI display. |
 
     When present, at most 60 bytes in UTF-8 (60 passes, 61 fails; a multi-byte character counts
@@ -209,11 +212,11 @@ def test_2_1_desc_at_most_60_bytes(published: list[PublishedRecord]) -> None:
         if size > 60:
             violation(f"{label(record)}: expected s (desc) of at most 60 UTF-8 bytes; saw {size} bytes "
                       f"({len(desc)} characters)")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-41")
-def test_2_1_docs_is_absolute_https_url(published: list[PublishedRecord]) -> None:
+def test_2_1_docs_is_absolute_https_url(aid_records: list[PublishedRecord]) -> None:
     """| `docs` | `d` | Optional | Absolute `https://` URL to human-readable documentation. |
 
     When present, in every aid1 and aid2 record: scheme https (any case), '//', a host."""
@@ -221,7 +224,7 @@ def test_2_1_docs_is_absolute_https_url(published: list[PublishedRecord]) -> Non
         docs = value(record, "docs")
         if why := judge.absolute_url_problem(docs, "https"):
             violation(f"{label(record)}: expected d (docs) to be an absolute https:// URL; saw d={docs!r} ({why})")
-    judge.judge(judge.shared(published), check)
+    judge.judge(judge.shared(aid_records), check)
 
 
 #: ISO 8601 date and time of day, extended or basic format, seconds and fractions optional, in
@@ -250,7 +253,7 @@ def utc_problem(text: str) -> str | None:
 
 
 @clause("AID-2.1-42")
-def test_2_1_dep_is_iso_8601_utc(published: list[PublishedRecord]) -> None:
+def test_2_1_dep_is_iso_8601_utc(aid_records: list[PublishedRecord]) -> None:
     """| `dep` | `e` | Optional | ISO 8601 UTC timestamp indicating deprecation. |
 
     When present, an ISO 8601 date and time in UTC (Z, or a zero offset), such as
@@ -261,11 +264,11 @@ def test_2_1_dep_is_iso_8601_utc(published: list[PublishedRecord]) -> None:
         if why := utc_problem(dep):
             violation(f"{label(record)}: expected e (dep) as an ISO 8601 UTC timestamp such as "
                       f"2026-01-01T00:00:00Z; saw e={dep!r} ({why})", readings=("AMB-65",))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-43")
-def test_2_1_pka_is_multibase_ed25519_key(published: list[PublishedRecord]) -> None:
+def test_2_1_pka_is_multibase_ed25519_key(aid_records: list[PublishedRecord]) -> None:
     """| `pka` | `k` | Optional | Multibase-encoded Ed25519 public key for endpoint proof.
     Requires `kid` when present. |
 
@@ -287,18 +290,18 @@ def test_2_1_pka_is_multibase_ed25519_key(published: list[PublishedRecord]) -> N
         if not judge.ed25519_point(raw):
             violation(f"{label(record)}: expected k (pka) to encode an Ed25519 public key; saw 32 bytes "
                       "that are no point of edwards25519 (RFC 8032 5.1.3)")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-44")
-def test_2_1_kid_with_pka(published: list[PublishedRecord]) -> None:
+def test_2_1_kid_with_pka(aid_records: list[PublishedRecord]) -> None:
     """| `kid` | `i` | Conditional | 1–6 char rotation id `[a-z0-9]`. Required when `pka` is present. |
 
     Every aid1 record holding k (pka) holds a non-empty i (kid)."""
-    _kid_with_pka(published)
+    _kid_with_pka(aid_records)
 
 
-def _kid_with_pka(published: list[PublishedRecord]) -> None:
+def _kid_with_pka(aid_records: list[PublishedRecord]) -> None:
     __tracebackhide__ = True
 
     def check(record: PublishedRecord) -> None:
@@ -307,11 +310,11 @@ def _kid_with_pka(published: list[PublishedRecord]) -> None:
         if not kid:
             violation(f"{label(record)}: expected i (kid) beside k (pka); saw "
                       + ("an empty i" if kid == "" else "no i among " + ", ".join(map(repr, record.reading.written))))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-2.1-45")
-def test_2_1_kid_form(published: list[PublishedRecord]) -> None:
+def test_2_1_kid_form(aid_records: list[PublishedRecord]) -> None:
     """| `kid` | `i` | Conditional | 1–6 char rotation id `[a-z0-9]`. Required when `pka` is present. |
 
     When present (with or without pka), 1 to 6 characters, each a lower-case ASCII letter or a
@@ -323,4 +326,4 @@ def test_2_1_kid_form(published: list[PublishedRecord]) -> None:
         if not re.fullmatch(r"[a-z0-9]{1,6}", kid):
             violation(f"{label(record)}: expected i (kid) of 1-6 characters of [a-z0-9]; saw i={kid!r} "
                       f"({len(kid)} characters)")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)

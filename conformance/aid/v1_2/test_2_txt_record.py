@@ -21,8 +21,8 @@ def test_2_single_txt_record_at_agent(lookup: TxtAnswer, request: pytest.Fixture
     record holds is judged by the document clauses."""
     if lookup.status != "ok" or not lookup.records:
         violation(f"expected one AID TXT record at {lookup.name}; saw {lookup.status} ({lookup.detail})")
-    published: list[PublishedRecord] = request.getfixturevalue("published")
-    mine = judge.v1x(published)
+    aid_records: list[PublishedRecord] = request.getfixturevalue("aid_records")
+    mine = judge.v1x(aid_records)
     if len(mine) != 1:
         saw = ", ".join(repr(r.text[:60]) for r in mine) or "none among " + ", ".join(
             repr(t[:60]) for t in lookup.texts())

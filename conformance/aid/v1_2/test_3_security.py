@@ -27,7 +27,7 @@ def test_3_record_signed_with_dnssec(lookup: TxtAnswer) -> None:
 
 
 @clause("AID-3-03")
-def test_3_remote_uri_uses_https(published: list[PublishedRecord]) -> None:
+def test_3_remote_uri_uses_https(aid_records: list[PublishedRecord]) -> None:
     """**HTTPS:** A `remote` agent's `uri` **MUST** use `https://`.
 
     Every aid1 record whose p is not local, zeroconf or websocket (Appendix B governs those,
@@ -44,11 +44,11 @@ def test_3_remote_uri_uses_https(published: list[PublishedRecord]) -> None:
         if why := judge.absolute_url_problem(uri, "https"):
             violation(f"{label(record)}: expected the remote agent's u to be an https:// URL; saw u={uri[:80]!r} "
                       f"({why})", readings=("AMB-55",))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-3-05")
-def test_3_record_holds_no_secret(published: list[PublishedRecord]) -> None:
+def test_3_record_holds_no_secret(aid_records: list[PublishedRecord]) -> None:
     """**No Secrets:** The TXT record is public and **MUST NOT** contain any secrets.
 
     The kit fails only what is a secret beyond doubt (AMB-22): a private-key block, a string in a
@@ -60,14 +60,14 @@ def test_3_record_holds_no_secret(published: list[PublishedRecord]) -> None:
         if found:
             violation(f"{label(record)}: expected no secret in the public record; saw " + "; ".join(found)
                       + " (values not shown: they may be secrets)", readings=("AMB-22",))
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
 
 
 @clause("AID-3-07")
-def test_3_kid_published_with_pka(published: list[PublishedRecord]) -> None:
+def test_3_kid_published_with_pka(aid_records: list[PublishedRecord]) -> None:
     """Providers **MUST** publish `kid`/`i` when `pka` is present.
 
     Every aid1 record holding k (pka) holds a non-empty i (kid); the same requirement as
     AID-2.1-44 and AID-D-07 (mutant-floor.toml [restates])."""
     from conformance.aid.v1_2.test_2_1_format import _kid_with_pka
-    _kid_with_pka(published)
+    _kid_with_pka(aid_records)

@@ -16,10 +16,10 @@ from conformance.outcomes import clause, not_applicable, untestable, violation
 SERVICE_TYPE = re.compile(r"_[A-Za-z0-9](?:[A-Za-z0-9-]{0,13}[A-Za-z0-9])?\._(?:tcp|udp)", re.IGNORECASE)
 
 
-def _row(published: list[PublishedRecord], token: str, *, both: bool) -> None:
+def _row(aid_records: list[PublishedRecord], token: str, *, both: bool) -> None:
     """Every record (aid1 and aid2 when ``both``) with p=``token`` has a uri Appendix B allows."""
     __tracebackhide__ = True
-    records = judge.shared(published) if both else judge.aid1(published)
+    records = judge.shared(aid_records) if both else judge.aid1(aid_records)
     mine = [r for r in records if r.reading.fields.get("proto") == token]
     if not mine:
         not_applicable(f"no {'aid1 or aid2' if both else 'aid1'} record has p={token}")
@@ -55,67 +55,67 @@ def _row(published: list[PublishedRecord], token: str, *, both: bool) -> None:
 
 
 @clause("AID-B-06")
-def test_B_mcp_uri_is_https(published: list[PublishedRecord]) -> None:
+def test_B_mcp_uri_is_https(aid_records: list[PublishedRecord]) -> None:
     """| `mcp` | Model Context Protocol | `https://` |
 
     Every aid1 and aid2 record with p=mcp has a u whose scheme is https (its form as an absolute
     URL: AID-3-03)."""
-    _row(published, "mcp", both=True)
+    _row(aid_records, "mcp", both=True)
 
 
 @clause("AID-B-07")
-def test_B_a2a_uri_is_https(published: list[PublishedRecord]) -> None:
+def test_B_a2a_uri_is_https(aid_records: list[PublishedRecord]) -> None:
     """| `a2a` | Agent-to-Agent Protocol | `https://` |"""
-    _row(published, "a2a", both=True)
+    _row(aid_records, "a2a", both=True)
 
 
 @clause("AID-B-08")
-def test_B_openapi_uri_is_https(published: list[PublishedRecord]) -> None:
+def test_B_openapi_uri_is_https(aid_records: list[PublishedRecord]) -> None:
     """| `openapi` | URI points to an OpenAPI specification document | `https://` |
 
     Every aid1 record with p=openapi has a u whose scheme is https."""
-    _row(published, "openapi", both=False)
+    _row(aid_records, "openapi", both=False)
 
 
 @clause("AID-B-09")
-def test_B_grpc_uri_is_https(published: list[PublishedRecord]) -> None:
+def test_B_grpc_uri_is_https(aid_records: list[PublishedRecord]) -> None:
     """| `grpc` | gRPC over HTTP/2 or HTTP/3 | `https://` |"""
-    _row(published, "grpc", both=True)
+    _row(aid_records, "grpc", both=True)
 
 
 @clause("AID-B-10")
-def test_B_graphql_uri_is_https(published: list[PublishedRecord]) -> None:
+def test_B_graphql_uri_is_https(aid_records: list[PublishedRecord]) -> None:
     """| `graphql` | GraphQL over HTTP | `https://` |"""
-    _row(published, "graphql", both=True)
+    _row(aid_records, "graphql", both=True)
 
 
 @clause("AID-B-11")
-def test_B_websocket_uri_is_wss(published: list[PublishedRecord]) -> None:
+def test_B_websocket_uri_is_wss(aid_records: list[PublishedRecord]) -> None:
     """| `websocket` | WebSocket transport | `wss://` |
 
     Every aid1 and aid2 record with p=websocket has a u whose scheme is wss: not https (AMB-55),
     not the unencrypted ws."""
-    _row(published, "websocket", both=True)
+    _row(aid_records, "websocket", both=True)
 
 
 @clause("AID-B-12")
-def test_B_local_uri_is_a_package_locator(published: list[PublishedRecord]) -> None:
+def test_B_local_uri_is_a_package_locator(aid_records: list[PublishedRecord]) -> None:
     """| `local` | The agent runs locally on the client machine | `docker:`, `npx:`, `pip:` |
 
     Every aid1 record with p=local has a u docker:, npx: or pip: followed by the package."""
-    _row(published, "local", both=False)
+    _row(aid_records, "local", both=False)
 
 
 @clause("AID-B-13")
-def test_B_zeroconf_uri_names_a_service_type(published: list[PublishedRecord]) -> None:
+def test_B_zeroconf_uri_names_a_service_type(aid_records: list[PublishedRecord]) -> None:
     """| `zeroconf` | mDNS/DNS-SD service discovery | `zeroconf:<service_type>` |
 
     Every aid1 and aid2 record with p=zeroconf has a u zeroconf:<service type>, the service type
     a DNS-SD one (RFC 6763 7: _name._tcp or _name._udp), as 2.2's zeroconf:_mcp._tcp."""
-    _row(published, "zeroconf", both=True)
+    _row(aid_records, "zeroconf", both=True)
 
 
 @clause("AID-B-14")
-def test_B_ucp_uri_is_https(published: list[PublishedRecord]) -> None:
+def test_B_ucp_uri_is_https(aid_records: list[PublishedRecord]) -> None:
     """| `ucp` | Universal Commerce Protocol | `https://` |"""
-    _row(published, "ucp", both=True)
+    _row(aid_records, "ucp", both=True)

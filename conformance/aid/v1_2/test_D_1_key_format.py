@@ -9,7 +9,7 @@ from conformance.outcomes import clause, untestable, violation
 
 
 @clause("AID-D.1-01")
-def test_D_1_pka_convertible_to_jwk(published: list[PublishedRecord]) -> None:
+def test_D_1_pka_convertible_to_jwk(aid_records: list[PublishedRecord]) -> None:
     """This key material **MUST** be convertible to the JSON Web Key (JWK) form defined in [RFC8037]:
 
     'decode the multibase `pka` value to obtain 32 raw bytes, then base64url-encode those bytes
@@ -24,4 +24,4 @@ def test_D_1_pka_convertible_to_jwk(published: list[PublishedRecord]) -> None:
         if len(raw) != 32:
             violation(f"{label(record)}: expected k (pka) to decode to the 32 raw bytes of an OKP Ed25519 JWK's x; "
                       f"saw {len(raw)} bytes")
-    judge.judge(judge.aid1(published), check)
+    judge.judge(judge.aid1(aid_records), check)
