@@ -267,8 +267,11 @@ class VersionedAidClient:
                              messages=[f"{self.query_name(domain)}: {answer.status}; well-known=disable"])
             text, why = self.fallback(domain)
             if text is None:
-                return Found("none" if code == "ERR_NO_RECORD" and "404" in why else "error",
-                             error_kind="ERR_FALLBACK_FAILED" if "404" not in why else code, messages=[why])
+                # a 404 is a fallback the host does not publish (AMB-80): the DNS outcome stands;
+                # matched on the status, never on the URL's host name (fallback-fails-404.adck.test)
+                absent = "HTTP 404" in why
+                return Found("none" if code == "ERR_NO_RECORD" and absent else "error",
+                             error_kind=code if absent else "ERR_FALLBACK_FAILED", messages=[why])
             texts, trust = [text], "well-known-tls"
         selection = self.select(texts)
         if selection.record is None:
