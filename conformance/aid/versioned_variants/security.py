@@ -452,19 +452,22 @@ class RedirectSkipsProof(VersionedAidClient):
 
 
 class FollowsRedirects(VersionedAidClient):
-    """Sends the handshake again to the Location of a redirect, whatever its origin (AID-3-18)."""
+    """Sends the handshake again to the Location of a redirect, whatever its origin, then refuses the
+    proof answered from there (AID-3-18)."""
 
     STATUSES = (301, 302, 307, 308)
 
     def prove(self, fields, domain, now, knobs):
         target = _redirect(self, fields, self.STATUSES)
         if target is not None:
-            return super().prove({**fields, "uri": target}, domain, now, knobs)
+            _handshake(self, target)
+            return False, f"the proof was answered from {target}, another origin", False
         return super().prove(fields, domain, now, knobs)
 
 
 class Follows307And308(FollowsRedirects):
-    """Sends the handshake again to the Location of a 307 or 308, whatever its origin (AID-3-18)."""
+    """Sends the handshake again to the Location of a 307 or 308, whatever its origin, then refuses the
+    proof answered from there (AID-3-18)."""
 
     STATUSES = (307, 308)
 
