@@ -7,7 +7,7 @@ is judged through its steps, each its own clause below, as v1's lead-in AID-2.3-
 
 from __future__ import annotations
 
-from conformance.aid.clients import (AidClient, AidScenarios, connected_to, error_code, said, txt)
+from conformance.aid.clients import AidClient, AidScenarios, connected_to, said, txt
 from conformance.aid.v1_2._discovery import aid1_works, fetched_fallback, reported, shown, well_known
 from conformance.outcomes import clause, untestable, violation
 

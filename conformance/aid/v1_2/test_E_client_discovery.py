@@ -3,9 +3,8 @@ error code."""
 
 from __future__ import annotations
 
-from conformance.aid.clients import (AidClient, AidScenarios, connected_to, pka_route, said, scenario_key,
-                                     txt)
-from conformance.aid.v1_2._discovery import WELL_KNOWN, aid1_works, fetched_fallback, reported, well_known
+from conformance.aid.clients import AidClient, AidScenarios, connected_to, pka_route, said, scenario_key
+from conformance.aid.v1_2._discovery import WELL_KNOWN, fetched_fallback, reported, well_known
 from conformance.outcomes import clause, untestable, violation
 
 

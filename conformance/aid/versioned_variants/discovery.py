@@ -15,7 +15,7 @@ import dns.resolver
 
 from conformance.aid import versioned
 from conformance.aid.reference_client import Found, User
-from conformance.aid.versioned_client import PROTOCOLS, VersionedAidClient
+from conformance.aid.versioned_client import VersionedAidClient
 from conformance.dns import TxtAnswer
 
 # ---------------------------------------------------------------- helpers (not variants)
