@@ -183,7 +183,8 @@ def test_2_1_pka_is_jwk_x_of_an_ed25519_key(aid_records: list[PublishedRecord]) 
             found.append(f"{written(r, 'pka')}={k!r} is not the canonical base64url of its octets; "
                          f"expected the JWK x member {unpadded_b64url(raw)!r}")
         if why := point_error(raw):
-            found.append(f"{written(r, 'pka')}={k!r} is no Ed25519 public key: {why}")
+            found.append(f"{written(r, 'pka')}={k!r} is no Ed25519 public key: {why}; "
+                         "expected the JWK x member of an Ed25519 public key")
         return found
     judge([r for r in records if r not in blocked], check, readings=("AMB-70",))
 
