@@ -241,8 +241,18 @@ def records_of(published: list[PublishedRecord], version: str) -> list[Published
     chosen = [r for r in published if r.reading.version == version]
     if not chosen:
         seen = ", ".join(repr(r.text[:60]) for r in published) or "none"
-        untestable(f"no v={version} record is published (AID records seen: {seen})")
+        untestable(f"no v={version} record is published (AID records seen: {seen}; see {VERSION_CLAUSES[version]})")
     return chosen
+
+
+#: The clauses that fail when no record of a version is published (each revision's version row
+#: and its record at _agent): what an untestable clause of that version names.
+VERSION_CLAUSES = {"aid1": "AID-2.1-34, AID-2-01", "aid2": "AID-2.1-55, AID-2-02"}
+
+#: What a keyed record must hold before the kit sends its PKA request, per version: the rule
+#: (conformance.aid.versioned's problem clauses) whose failure leaves no proof to judge.
+_PROOF_PREREQUISITES = {"aid1": ("AID-2.1-43", "AID-D.1-01", "AID-2.1-44", "AID-2.1-45", "AID-3-03"),
+                        "aid2": ("AID-B.1-01", "AID-B.1-02", "AID-2.1-64", "AID-3-22")}
 
 
 @dataclass
@@ -302,6 +312,9 @@ def pka_exchanges(adck_target: Target, adck_fetcher: Fetcher, published: list[Pu
 
     def get(version: str, domain: str | None) -> list[ProofExchange]:
         __tracebackhide__ = True
+        if adck_target.domain is None:
+            not_applicable("the target is a record on its own: the kit does not contact the endpoint a "
+                           "document names, only a provider's")
         if (version, domain) not in sent:
             keyed = [r for r in records_of(published, version) if r.reading.fields.get("pka")]
             if not keyed:
@@ -310,8 +323,13 @@ def pka_exchanges(adck_target: Target, adck_fetcher: Fetcher, published: list[Pu
             for record in keyed:
                 fields = record.reading.fields
                 uri = fields.get("uri", "")
+                broken = [p for p in record.reading.problems if p.clause in _PROOF_PREREQUISITES[version]]
+                if broken:
+                    untestable(f"the record {record.text[:80]!r} gives no key and endpoint to prove: "
+                               + "; ".join(f"{p.message} (see {p.clause})" for p in broken))
                 if not uri.lower().startswith("https://"):
-                    untestable(f"the record's u {uri[:80]!r} is no https:// URL the kit could send the PKA request to")
+                    untestable(f"the record's u {uri[:80]!r} is no https:// URL the kit could send the PKA request "
+                               f"to (see {'AID-3-03' if version == 'aid1' else 'AID-3-22'})")
                 headers = pka.challenge_headers(version, uri, domain, int(time.time()),
                                                 k=fields["pka"] if version == "aid2" else None)
                 # no redirect is followed (v2.1 B.5): the first answer is the one judged

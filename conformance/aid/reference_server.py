@@ -33,7 +33,9 @@ def prove(site: Site, route: Route, request: Request) -> Response:
     aid2), ``kid`` (aid1), ``status`` and ``body`` of the answer; and what a broken variant
     changes: ``breaks`` (names of :data:`conformance.aid.pka.BREAKS`), ``breaks_unbound`` (the
     same, only on a request without AID-Domain), ``window`` and ``alg`` (what the signature
-    says, B.3), ``cache_control`` (the value sent instead of no-store). ``serves``: the domains
+    says, B.3), ``cache_control`` (the value sent instead of no-store), ``keyid`` (aid2: how the
+    keyid is derived instead of the RFC 7638 thumbprint: ``raw-sha256`` or ``raw-sha256-hex``, the
+    raw key bytes hashed directly, which B.2 forbids). ``serves``: the domains
     whose AID-Domain it signs (absent, or "*": any); a request naming another is refused as ``refuse``
     says: a status (default 403, B.7: "It SHOULD respond with status `403` and no
     `Signature-Input` header"), ``"unbound"`` (403 with the unbound proof) or ``"signed"`` (403
@@ -63,7 +65,20 @@ def prove(site: Site, route: Route, request: Request) -> Response:
     target = f"{request.scheme}://{request.host}{request.full_path.rstrip('?')}"
     added = pka.sign_response(request_headers, request.method, target, status, headers, seed, version,
                               kid=options.get("kid"), breaks=breaks, window=options.get("window"),
-                              alg=options.get("alg"))
+                              alg=options.get("alg"), keyid=_keyid(options.get("keyid"), seed))
     if "cache_control" in options:
         added["Cache-Control"] = options["cache_control"]
     return Response(body, status=status, headers={**headers, **added})
+
+
+def _keyid(form: str | None, seed: bytes) -> str | None:
+    """A keyid derived the way ``form`` names (None: the prover's own, the RFC 7638 thumbprint)."""
+    import hashlib
+
+    from conformance.aid import pka
+
+    if form is None:
+        return None
+    digest = hashlib.sha256(pka.public_bytes(seed)).digest()
+    forms = {"raw-sha256": base64.urlsafe_b64encode(digest).rstrip(b"=").decode(), "raw-sha256-hex": digest.hex()}
+    return forms[form]

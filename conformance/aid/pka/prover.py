@@ -37,12 +37,13 @@ def _sign(message: _Response, key: Ed25519PrivateKey, *, label: str, covered: It
 def sign_response(request_headers: Mapping[str, str], method: str, target_uri: str, status: int,
                   response_headers: Mapping[str, str], private_key: Ed25519PrivateKey | bytes, version: str, *,
                   kid: str | None = None, now: int | None = None, breaks: Iterable[str] = (),
-                  window: int | None = None, alg: str | None = None) -> dict[str, str]:
+                  window: int | None = None, alg: str | None = None, keyid: str | None = None) -> dict[str, str]:
     """The headers a PKA endpoint adds to its response (Signature-Input, Signature and, for aid2,
     Cache-Control), as the mock provider's prover; each name in ``breaks`` (:data:`BREAKS`) makes
     the proof violate its one rule. ``window`` (aid2: expires - created, default 60) and ``alg``
     (the value written, default ``ed25519``) let a provider variant sign outside what a signer
-    must or should emit (B.3) while its proof still verifies.
+    must or should emit (B.3) while its proof still verifies; ``keyid`` (aid2) is written instead of
+    the RFC 7638 thumbprint (B.2: a provider that derives it otherwise).
 
     aid2 answers v2.1 B.3's shape ("Signers **MUST** emit `alg="ed25519"` lowercase."), with the
     nonce the client sent, ``expires = created + 60`` ("SHOULD be 60 seconds or less"), and covers
@@ -66,7 +67,7 @@ def sign_response(request_headers: Mapping[str, str], method: str, target_uri: s
     else:
         nonce = _sent_challenge("aid2", message.request.headers)
         bound = "aid-domain" in message.request.headers and "domain-binding-absent" not in broken
-        covered, keyid, tag = list(V2_BOUND if bound else V2_COVERED), derived_keyid(public), TAG
+        covered, keyid, tag = list(V2_BOUND if bound else V2_COVERED), keyid or derived_keyid(public), TAG
     created = now - 400 if "stale-created" in broken else now + 400 if "future-created" in broken else now
     if version == "aid2":
         expires = created + (SIGN_WINDOW if window is None else window)

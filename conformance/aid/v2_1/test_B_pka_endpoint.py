@@ -1,5 +1,5 @@
-"""v2.1 Appendix B and section 4 (provider, document): the endpoint proof a provider's endpoint
-gives for its record's ``k``.
+"""v2.1 Appendix B (provider, document): the endpoint proof a provider's endpoint gives for its
+record's ``k`` (its Cache-Control, a sentence of section 4: test_4_pka_response.py).
 
 The kit asks once per run, as a v2.1 client does: a GET of the record's ``u`` with the challenge
 in ``Accept-Signature`` and ``AID-Domain`` naming the queried domain (B.7), once more without
@@ -21,6 +21,12 @@ BOUND = BASE[:3] + ['"aid-domain";req', BASE[3]]
 
 
 def _domain(adck_target) -> str:
+    """The queried domain as AID-Domain carries it (B.7: A-label, lowercased, no dot or port);
+    *not applicable* for a record on its own (txt:): the kit contacts only a provider's endpoint."""
+    __tracebackhide__ = True
+    if adck_target.domain is None:
+        not_applicable("the target is a record on its own: the kit does not contact the endpoint a "
+                       "document names, only a provider's")
     return adck_target.domain.rstrip(".").lower()
 
 
@@ -28,16 +34,30 @@ def _shown(components: list[str]) -> str:
     return "(" + " ".join(components) + ")"
 
 
-@clause("AID-4-18")
-def test_4_pka_response_is_not_stored(pka_exchanges, adck_target) -> None:
-    """A nonce-bound PKA response **MUST** include: ```http Cache-Control: no-store ```"""
+@clause("AID-B.2-01")
+def test_B_2_keyid_is_not_a_hash_of_the_raw_key(pka_exchanges, adck_target) -> None:
+    """Implementations **MUST NOT** hash the raw public key bytes directly for `keyid`.
+
+    Seen where a provider writes a keyid: its PKA signature. The SHA-256 of the 32 key bytes, in
+    any of the usual encodings (unpadded or padded base64url, base64, hex), is that hash; the
+    RFC 7638 thumbprint (B.2) hashes the JWK instead, and any other keyid is the verifier's
+    concern (B.6 item 4, AID-B-15), not this sentence's."""
+    import base64
+    import hashlib
+
+    from conformance.aid import pka
+
     for exchange in pka_exchanges("aid2", _domain(adck_target)):
-        exchange.needs_signature()
-        values = [v for k, v in exchange.response.response_headers if k.lower() == "cache-control"]
-        directives = [d.strip().split("=")[0].lower() for v in values for d in v.split(",")]
-        if "no-store" not in directives:
-            violation(f"the PKA response from {exchange.fetch.url} has Cache-Control "
-                      f"{', '.join(map(repr, values)) or '(none)'}; expected one holding no-store")
+        _, params = exchange.needs_signature()
+        raw = pka.decode_key(exchange.record.reading.fields["pka"], "aid2")
+        digest = hashlib.sha256(raw).digest()
+        hashes = {base64.urlsafe_b64encode(digest).rstrip(b"=").decode(), base64.urlsafe_b64encode(digest).decode(),
+                  base64.b64encode(digest).decode(), base64.b64encode(digest).rstrip(b"=").decode(),
+                  digest.hex(), digest.hex().upper()}
+        keyid = params.get("keyid")
+        if isinstance(keyid, str) and keyid in hashes:
+            violation(f"the PKA signature from {exchange.fetch.url} has keyid={keyid!r}, the SHA-256 of the raw key "
+                      f"bytes; expected the RFC 7638 thumbprint of the key's JWK, {pka.derived_keyid(raw)!r}")
 
 
 @clause("AID-B.3-01")
