@@ -134,14 +134,17 @@ def test_2_3_client_treats_aid1_after_aid2_as_a_downgrade(client: AidClient, sce
             if connected_to(reply) != f"https://{scenario.host}/mcp":
                 untestable(f"_agent.{scenario.zone_name} answers {_answers(scenario, before)}, and {said(reply)}, "
                            f"not a connection to the aid2 record's https://{scenario.host}/mcp (see AID-2.3-53)")
-            scenario.publish([txt("aid1").replace("{host}", scenario.host).encode()])
+            scenario.publish([txt("aid1", u=f"https://{scenario.host}/v1").encode()])
             reply = client.discover(scenario, session=session, policy=policy, at=after(300))
+            if connected_to(reply) == f"https://{scenario.host}/mcp":
+                untestable(f"returning after the TTL to {scenario.domain}, which now holds only an aid1 record naming "
+                           f"/v1, the client still used the aid2 record it had before (see AID-4-16)")
             usual = {w.replace(control.host, scenario.host) for w in first_visit.get("warnings") or []}
             new = [w for w in reply.get("warnings") or [] if w not in usual]
             if policy and not failed(reply):
                 violation(f"with downgrade=fail, the client selected aid2 at {scenario.domain} and, returning after "
-                          f"the TTL to find only {txt('aid1')!r}, still {said(reply)[len('the client '):]}")
+                          f"the TTL to find only an aid1 record (naming /v1), still {said(reply)[len('the client '):]}")
             if not failed(reply) and not new:
                 violation(f"the client selected aid2 at {scenario.domain} ({_answers(scenario, before)}); returning "
-                          f"after the TTL it found only {txt('aid1')!r} and {said(reply)[len('the client '):]} with "
+                          f"after the TTL it found only an aid1 record (naming /v1) and {said(reply)[len('the client '):]} with "
                           f"no warning beyond those a first visit shows ({sorted(usual) or 'none'})")
