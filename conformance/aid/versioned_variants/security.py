@@ -147,6 +147,18 @@ class PkaWithoutHostnameCheck(VersionedAidClient):
             self.fetcher = original
 
 
+class PkaAcceptsAnyCertificate(VersionedAidClient):
+    """Sends the endpoint proof's request whatever certificate the server presents (AID-3-04)."""
+
+    def prove(self, fields, domain, now, knobs):
+        original = self.fetcher
+        self.fetcher = Fetcher(original.config, ssl_context=_context(self.http, hostname=False, chain=False))
+        try:
+            return super().prove(fields, domain, now, knobs)
+        finally:
+            self.fetcher = original
+
+
 class FallbackAcceptsAnyCertificate(VersionedAidClient):
     """Fetches /.well-known/agent whatever certificate the server presents (AID-3-04)."""
 
@@ -810,6 +822,7 @@ VARIANTS: dict[str, type[VersionedAidClient]] = {
     "v12-dnssec-accepts-expired": AcceptsExpiredSignatures,
     "v12-tls-pka-no-hostname-check": PkaWithoutHostnameCheck,
     "v21-tls-fallback-any-certificate": FallbackAcceptsAnyCertificate,
+    "v21-tls-pka-any-certificate": PkaAcceptsAnyCertificate,
     "v12-pka-ignores-long-key": IgnoresLongKeyName,
     "v12-pka-ignores-uppercase-key": IgnoresUpperCaseKey,
     "v12-pka-pins-key-by-kid": PinsKeyByKid,
