@@ -329,8 +329,8 @@ Each library is run once per revision in the client role (`adck run aid@REV --ro
 --seed {SEED} --target …`, the targets below). The kit does not tell an adapter which revision it
 judges: each adapter is told (`--revision`, or the `python:` handler's name). The `.well-known`
 fallback is off under v1, which has none, and on under v1.2 and v2.1, where it is a MAY and both
-libraries ship with it on. The v1.2 and v2.1 client suites are still being written: their runs
-are *partial* (clauses without a test yet are not judged), and this page changes as tests land.
+libraries ship with it on. A run of a revision whose client suite is not complete yet is
+*partial* (clauses without a test yet are not judged); this page changes as tests land.
 
 Classes: **bug of the library** (no revision asks for what it does), **difference of revision**
 (the library follows another revision's text, quoted), **limit of the adapter** (what the adapter
