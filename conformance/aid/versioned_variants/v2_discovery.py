@@ -566,26 +566,33 @@ class ConfirmsAtCompatName(VersionedAidClient):
 
 # ---------------------------------------------------------------- 4: TTL
 
-class CacheIgnoresTtl(VersionedAidClient):
-    """Keeps a TXT answer for the whole session, whatever its TTL (AID-4-16)."""
+class _CacheLonger(VersionedAidClient):
+    """Stretches how long an answer stays fresh (``fresh``: the TTL received -> seconds kept)."""
 
-    def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
-        memory = self.memory.get(domain)
-        if memory is not None and memory.answer is not None:
-            return memory.answer
-        return super().lookup(domain, name, now)
-
-
-class CacheTtlFloor(VersionedAidClient):
-    """Keeps a TXT answer at least an hour, even when its TTL is shorter (AID-4-16)."""
+    def fresh(self, ttl: int) -> int:
+        return ttl
 
     def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
         answer = super().lookup(domain, name, now)
         memory = self.memory.get(domain)
         just_fetched = memory is not None and memory.fresh_until == now + timedelta(seconds=answer.ttl or 0)
-        if just_fetched and memory is not None and memory.answer is answer:
-            memory.fresh_until = now + timedelta(seconds=max(answer.ttl or 0, 3600))
+        if just_fetched and memory is not None and memory.answer is answer and answer.ttl:
+            memory.fresh_until = now + timedelta(seconds=self.fresh(answer.ttl))
         return answer
+
+
+class CacheMinimumTtl(_CacheLonger):
+    """Keeps every answer at least 5 seconds, even one whose TTL is 1 s (AID-4-16)."""
+
+    def fresh(self, ttl: int) -> int:
+        return max(ttl, 5)
+
+
+class CacheLongTtlForADay(_CacheLonger):
+    """Keeps an answer whose TTL is an hour or more for a whole day (AID-4-16)."""
+
+    def fresh(self, ttl: int) -> int:
+        return 86400 if ttl >= 3600 else ttl
 
 
 class _ServeStale(VersionedAidClient):
@@ -650,6 +657,21 @@ class FallbackSkipsTls(VersionedAidClient):
             self.fetcher = saved
 
 
+class FallbackSkipsHostname(VersionedAidClient):
+    """Fetches /.well-known/agent checking the certificate's chain but not its name (AID-C-09)."""
+
+    def fallback(self, domain: str) -> tuple[str | None, str]:
+        nameless = ssl.create_default_context(cafile=str(self.http.ca_bundle) if self.http.ca_bundle else None)
+        nameless.check_hostname = False
+        trusting = Fetcher(replace(self.http, limits=replace(self.http.limits, max_redirects=0,
+                                                              max_body_bytes=MAX_FALLBACK_BYTES)), ssl_context=nameless)
+        saved, self.fetcher = self.fetcher, trusting
+        try:
+            return super().fallback(domain)
+        finally:
+            self.fetcher = saved
+
+
 class FallbackSkipsPka(VersionedAidClient):
     """Drops k from a record found through /.well-known/agent, so proves nothing (AID-C-09)."""
 
@@ -686,8 +708,9 @@ VARIANTS = {
     "v2-own-error-names": OwnErrorNames, "v2-http-style-codes": HttpStyleCodes,
     "v2-parent-on-invalid": ParentOnInvalid, "v2-grandparent-on-lookup-failure": GrandparentOnLookupFailure,
     "v2-compat-protocol-name-on-failure": CompatProtocolNameOnFailure, "v2-confirms-at-compat-name": ConfirmsAtCompatName,
-    "v2-cache-ignores-ttl": CacheIgnoresTtl, "v2-cache-ttl-floor": CacheTtlFloor,
+    "v2-cache-minimum-ttl": CacheMinimumTtl, "v2-cache-long-ttl-for-a-day": CacheLongTtlForADay,
     "v2-stale-on-lookup-failure": StaleOnLookupFailure, "v2-stale-on-removal": StaleOnRemoval,
     "v2-fallback-reported-as-dns": FallbackReportedAsDns, "v2-fallback-trust-misnamed": FallbackTrustMisnamed,
-    "v2-fallback-skips-tls": FallbackSkipsTls, "v2-fallback-skips-pka": FallbackSkipsPka,
+    "v2-fallback-skips-tls": FallbackSkipsTls, "v2-fallback-skips-hostname": FallbackSkipsHostname,
+    "v2-fallback-skips-pka": FallbackSkipsPka,
 }
