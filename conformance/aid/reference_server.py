@@ -16,6 +16,7 @@ name the key's seed, the version, the kid and the ``breaks`` a broken variant ma
 from __future__ import annotations
 
 import base64
+import email.utils
 
 from werkzeug import Request, Response
 
@@ -68,6 +69,8 @@ def prove(site: Site, route: Route, request: Request) -> Response:
                               alg=options.get("alg"), keyid=_keyid(options.get("keyid"), seed))
     if "cache_control" in options:
         added["Cache-Control"] = options["cache_control"]
+    # dated on the clock it signed on, whatever clock the world's other answers carry
+    added.setdefault("Date", email.utils.formatdate(usegmt=True))
     return Response(body, status=status, headers={**headers, **added})
 
 

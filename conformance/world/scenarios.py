@@ -162,8 +162,11 @@ class ScenarioWorld:
         etag = response.headers.get("ETag")
         if response.status_code == 200 and etag and etag in request.headers.get("If-None-Match", ""):
             response = _not_modified(response)  # a conditional GET that matches the route's ETag
-        # the client's clock, so that Date and max-age agree with `now` (the machine's, without one)
-        response.headers["Date"] = http_date(self.clock) if self.clock is not None else http_date()
+        # the client's clock, so that Date and max-age agree with `now` (the machine's, without one);
+        # a dynamic route that dates its answer itself keeps its Date (a signed PKA response is
+        # dated on the clock it was signed on: AID v1.2 Appendix D)
+        if "Date" not in response.headers:
+            response.headers["Date"] = http_date(self.clock) if self.clock is not None else http_date()
         with self._lock:
             self._log.append(Recorded(listener, host, request.method, request.path,
                                       request.query_string.decode("latin-1"), dict(request.headers),
