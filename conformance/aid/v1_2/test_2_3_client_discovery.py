@@ -300,7 +300,7 @@ def test_2_3_client_returns_the_record_as_published(client: AidClient, scenarios
 #: outside Appendix B (AMB-50: 1002 or 1001).
 def _unspoken(client: AidClient) -> list[tuple[str, str]]:
     spoken = set(client.adapter.protocols or ())
-    registered = [("zeroconf", "zeroconf:_mcp._tcp")] + [
+    registered = [("zeroconf", "zeroconf:_mcp._tcp")] * ("zeroconf" not in spoken) + [
         (p, "https://{host}/agent") for p in ("mcp", "a2a", "openapi", "grpc", "graphql", "ucp") if p not in spoken]
     return registered + [("smtp", "https://{host}/agent"), ("MCP", "https://{host}/agent"),
                          ("mcp2", "https://{host}/agent"), ("x-custom", "https://{host}/agent")]
