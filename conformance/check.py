@@ -4,7 +4,7 @@ Each file's draft comes from its name, the name a publisher gives it:
 
     .well-known/ai                      aiendpoint (the AI Discovery Document)
     .well-known/ai-discovery            aidre (the discovery document)
-    aid.json                            aid (the manifest)
+    aid.json                            aid@v1 (the manifest, which only AID v1 has)
     woa.json                            woa
     agent-metadata.json, *.adp.json     adp (Agent Metadata, or any ADP object on its own)
 
@@ -27,7 +27,8 @@ from conformance.reports.safe import line
 from conformance.reports.verdict import cut
 
 #: The file names ``adck check`` (and the pre-commit hook's ``files`` pattern) recognise.
-NAMES = {"aid.json": "aid", "woa.json": "woa", "agent-metadata.json": "adp"}
+#: aid.json is the manifest of AID v1 (v1.2 and v2.1 have none): checked as aid@v1
+NAMES = {"aid.json": "aid@v1", "woa.json": "woa", "agent-metadata.json": "adp"}
 WELL_KNOWN = {"ai": "aiendpoint", "ai-discovery": "aidre"}
 
 

@@ -374,7 +374,7 @@ def _hook() -> dict:
 
 
 @pytest.mark.parametrize("name, draft", [
-    (".well-known/ai", "aiendpoint"), ("site/.well-known/ai-discovery", "aidre"), ("aid.json", "aid"),
+    (".well-known/ai", "aiendpoint"), ("site/.well-known/ai-discovery", "aidre"), ("aid.json", "aid@v1"),
     ("pub/woa.json", "woa"), ("agent-metadata.json", "adp"), ("meta/translator.adp.json", "adp"),
     ("ai.json", None), ("docs/readme.md", None), ("xaid.json", None),
 ])

@@ -263,7 +263,7 @@ def test_a_failure_prints_only_the_readings_it_rests_on(tmp_path: Path) -> None:
     record is parsed), but a provider with no _agent record at all fails it on the DNS answer
     alone: no reading is printed beside that failure, in any rendering. The links stay in
     report.json (``ambiguities``) for `adck ambiguities` and the comparison."""
-    stdout, report, texts = _run_all_formats(tmp_path, "aid", "--target", "builtin:no-record")
+    stdout, report, texts = _run_all_formats(tmp_path, "aid@v1", "--target", "builtin:no-record")
     r = {x["clause"]: x for x in report["results"]}["AID-2.1-01"]
     assert r["outcome"] == "fail" and "nxdomain" in r["message"]
     failure = stdout.split("FAIL AID-2.1-01", 1)[1].split("replay:", 1)[0]

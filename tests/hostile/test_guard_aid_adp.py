@@ -117,14 +117,14 @@ def _aid_private_config(insiders: list[Recorder], **run: Any):
     v4, v6 = _hosts(insiders)
     record = f"v=aid1;uri=https://{v4}/mcp;proto=mcp;auth=pat;config=https://{v6}{MANIFEST_PATH}"
     with _aid_world(record, None) as reach:
-        return ends(quiet_run, "aid", DOMAIN, seed=5, **reach, **run)
+        return ends(quiet_run, "aid@v1", DOMAIN, seed=5, **reach, **run)
 
 
 def _aid_private_manifest_urls(insiders: list[Recorder], **run: Any):
     v4, v6 = _hosts(insiders)
     record = f"v=aid1;uri=https://{v4}/mcp;proto=mcp;auth=pat;config=https://{DOMAIN}{MANIFEST_PATH}"
     with _aid_world(record, _aid_manifest(v4, v6)) as reach:
-        return ends(quiet_run, "aid", DOMAIN, seed=5, **reach, **run)
+        return ends(quiet_run, "aid@v1", DOMAIN, seed=5, **reach, **run)
 
 
 def test_aid_config_at_a_private_address_is_not_fetched(insiders: list[Recorder], connections: list) -> None:
