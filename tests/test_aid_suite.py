@@ -68,10 +68,30 @@ def test_mutant_fails_exactly_its_clause(name: str) -> None:
     """Walks every broken provider (and the document variants served by one): each fails
     exactly its clause, and its non-conformant verdict names that failing clause."""
     mutant = MUTANTS[name]
-    report = quiet_run(mutant.judged_as("aid"), f"builtin:{name}").report
-    assert failing(report) == {mutant.clause} | set(mutant.also_fails), [
+    result = quiet_run(mutant.judged_as("aid"), f"builtin:{name}")
+    report = result.report
+    expected = {mutant.clause} | set(mutant.also_fails)
+    assert failing(report) == expected, [
         (r.clause, r.message) for r in report.results if r.outcome in ("fail", "error")]
     assert_verdict_names_its_failures(report)
+    assert result.exit_code == (1 if any(PROFILE.clause(c).level == "MUST" for c in expected) else 0)
+
+
+CONFORMING = load_mutants("aid", "conforming")
+
+
+@pytest.mark.mutants
+@pytest.mark.parametrize("name", sorted(CONFORMING))
+def test_conforming_provider_is_not_failed(name: str) -> None:
+    """An unusual provider every revision it is judged under allows (a key proved for aid1, short
+    keys, a 900 s TTL, a served fallback ...): no MUST fails, and the level is the one it names."""
+    variant = CONFORMING[name]
+    judged = variant.judged_as("aid")
+    report = quiet_run(judged, f"builtin:{name}").report
+    assert not [r.clause for r in report.results if r.level == "MUST" and r.outcome in ("fail", "error")]
+    if variant.expect:
+        expect = variant.expect.get(judged.split("@")[1]) if isinstance(variant.expect, dict) else variant.expect
+        assert expect is None or report.summary.level == expect, (report.summary.level, sorted(failing(report)))
 
 
 #: Documents that are not a manifest (no JSON text, or JSON that is no object), as files: each

@@ -1,13 +1,11 @@
 """AID v2.1's own document and provider sentences (conformance/aid/v2_1/): the reference provider
-passes them under aid@v2.1 (and stays full under aid@v1), each broken variant of
-fixtures/aid/mutants-v2.1.toml fails exactly its clause under the revision it is pinned to, and
-each conforming variant there fails nothing."""
+passes them under aid@v2.1 (and stays full under aid@v1), and the variants of
+fixtures/aid/mutants-v2.1.toml are pinned and name v2.1's clauses, two ways each (each one failing
+exactly its clause, or a conforming one nothing: tests/test_aid_suite.py walks every aid variant)."""
 
 from __future__ import annotations
 
 import tomllib
-
-import pytest
 
 from conformance import catalog, revisions
 from conformance.resources import fixtures_dir
@@ -55,27 +53,3 @@ def test_each_tested_clause_has_two_variants() -> None:
     tested_must_should = {cid for cid in TESTED if V21.clause(cid).level in ("MUST", "SHOULD")}
     count = {cid: sum(m.clause == cid for m in MUTANTS.values()) for cid in tested_must_should}
     assert {cid: n for cid, n in count.items() if n < 2} == {}
-
-
-@pytest.mark.mutants
-@pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_v2_1_mutant_fails_exactly_its_clause(name: str) -> None:
-    mutant = MUTANTS[name]
-    result = quiet_run(mutant.judged_as(DRAFT), f"builtin:{name}")
-    report = result.report
-    expected = {mutant.clause} | set(mutant.also_fails)
-    assert failing(report) == expected, (
-        f"{name} should fail {sorted(expected)}; failed {sorted(failing(report))}: "
-        + "; ".join(f"{r.clause}: {r.message}" for r in report.failing()))
-    must = any(V21.clause(c).level == "MUST" for c in expected)
-    assert result.exit_code == (1 if must else 0)
-    assert "expected" in {r.clause: r for r in report.results}[mutant.clause].message
-
-
-@pytest.mark.mutants
-@pytest.mark.parametrize("name", sorted(CONFORMING))
-def test_v2_1_conforming_variant_fails_nothing(name: str) -> None:
-    report = quiet_run(CONFORMING[name].judged_as(DRAFT), f"builtin:{name}").report
-    assert failing(report) == set(), [(r.clause, r.message) for r in report.failing()]
-    outcomes = {r.clause: r.outcome for r in report.results}
-    assert {cid: outcomes.get(cid) for cid in TESTED if outcomes.get(cid) not in ("pass", "not-applicable")} == {}
