@@ -291,9 +291,9 @@ def scoped_network(network: dict, log: list[str]):
 
 
 def lookup(domain: str, network: dict, options: Options = Options(),
-           log: list[str] | None = None) -> tuple[dict, int, str]:
+           log: list[str] | None = None, protocol: str | None = None) -> tuple[dict, int, str]:
     """``aid_py.discover(domain)`` against the step's nameservers (the resolver is put back
-    after): ``(record, ttl, trust_source)``. aid_py does not say where a record came from; it
+    after), with the step's ``protocol`` when it names one: ``(record, ttl, trust_source)``. aid_py does not say where a record came from; it
     asks DNS first and falls back only after that lookup failed (NXDOMAIN, no answer, a DNS
     error): a record returned after a failed lookup came from ``/.well-known/agent``."""
     lib = library()
@@ -305,7 +305,8 @@ def lookup(domain: str, network: dict, options: Options = Options(),
         try:
             # under v1 too: a record holding pka would start aid_py's handshake, never off loopback
             with scoped_network(network, log):
-                found, ttl = lib.discover(domain, well_known_fallback=options.fallback, timeout=LIFETIME)
+                asked = {"protocol": protocol} if protocol is not None else {}
+                found, ttl = lib.discover(domain, well_known_fallback=options.fallback, timeout=LIFETIME, **asked)
                 failed = options.fallback and bool(getattr(resolver, "failures", None))
                 return found, ttl, "well-known-tls" if failed else "dns"
         finally:
@@ -339,7 +340,8 @@ def run_step(message: dict, options: Options = Options()) -> dict:
     log: list[str] = []
     network_lines = (lambda: [f"adapter network: {'; '.join(log)}"] if log else [])
     try:
-        found, ttl, source = lookup(params["domain"], params.get("network") or {}, options, log)
+        found, ttl, source = lookup(params["domain"], params.get("network") or {}, options, log,
+                                   params.get("protocol"))
         proto = str(found.get("proto") or "")
         first = next((p.strip() for p in proto.split(",") if p.strip()), None)
         connect = {"uri": str(found["uri"]), "protocol": first, "implementation": None, "headers": {}, "query": {}}

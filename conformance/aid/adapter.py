@@ -67,10 +67,11 @@ def make_handler(client_class: type[ReferenceAidClient] = ReferenceAidClient,
                 http, dns = network_configs(params["network"])
                 client = sessions[message["session"]] = client_class(http, dns)
             now = datetime.fromisoformat(params["now"].replace("Z", "+00:00"))
-            # the client's policy knobs (AID v1.2 3.2, v2.1 3.3), for a client that has them
-            policy = {"policy": params["policy"]} if params.get("policy") is not None else {}
+            # a later revision's params, only when the step has them: the client's policy knobs
+            # (AID v1.2 3.2, v2.1 3.3) and the agent protocol the application requests (v1.2 2.4)
+            later = {key: params[key] for key in ("policy", "protocol") if params.get(key) is not None}
             found = client.discover(params["domain"], now, User.from_json(params.get("user")),
-                                    params.get("platform"), **policy)
+                                    params.get("platform"), **later)
         except Exception as exc:  # noqa: BLE001 - the client broke; the adapter says so
             found = Found("error", error_kind="unhandled", messages=[f"{type(exc).__name__}: {exc}"])
         return reply_of(message["id"], found)

@@ -218,9 +218,10 @@ class AidClient(ClientDriver):
 
     def discover(self, scenario: AidScenario, *, at: timedelta = timedelta(0), session: str | None = None,
                  user: dict | None = None, platform: str | None = None, domain: str | None = None,
-                 policy: dict | None = None) -> dict:
+                 policy: dict | None = None, protocol: str | None = None) -> dict:
         """One discovery; ``policy`` sets the client's knobs (AID v1.2 3.2, v2.1 3.3: pka, dnssec,
-        well-known, downgrade, domain-binding, or ``mode`` balanced/strict)."""
+        well-known, downgrade, domain-binding, or ``mode`` balanced/strict); ``protocol`` is the
+        agent protocol the application explicitly requests (v1.2 2.4, 2.5: ``mcp``, ...)."""
         __tracebackhide__ = True
         params: dict[str, Any] = {"domain": domain or scenario.domain}
         if user is not None:
@@ -229,6 +230,8 @@ class AidClient(ClientDriver):
             params["platform"] = platform
         if policy is not None:
             params["policy"] = policy
+        if protocol is not None:
+            params["protocol"] = protocol
         return self.step("aid.discover", params, now=T0 + at, network=scenario.network(), world=scenario.web.world,
                          record=scenario.steps, session=session)
 

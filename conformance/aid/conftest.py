@@ -247,7 +247,7 @@ def records_of(published: list[PublishedRecord], version: str) -> list[Published
 
 #: The clauses that fail when no record of a version is published (each revision's version row
 #: and its record at _agent): what an untestable clause of that version names.
-VERSION_CLAUSES = {"aid1": "AID-2.1-34, AID-2-01", "aid2": "AID-2.1-55, AID-2-02"}
+VERSION_CLAUSES = {"aid1": "AID-2.1-33, AID-2.1-34, AID-2-01", "aid2": "AID-2.1-55, AID-2-02"}
 
 #: What a keyed record must hold before the kit sends its PKA request, per version: the rule
 #: (conformance.aid.versioned's problem clauses) whose failure leaves no proof to judge.
@@ -327,6 +327,12 @@ def pka_exchanges(adck_target: Target, adck_fetcher: Fetcher, published: list[Pu
                 if broken:
                     untestable(f"the record {record.text[:80]!r} gives no key and endpoint to prove: "
                                + "; ".join(f"{p.message} (see {p.clause})" for p in broken))
+                if version == "aid2":
+                    try:
+                        pka.decode_key(fields["pka"], version)
+                    except pka.PkaError as error:
+                        untestable(f"the record {record.text[:80]!r} gives no key a client would accept: {error} "
+                                   "(see AID-2.1-63)")
                 if not uri.lower().startswith("https://"):
                     untestable(f"the record's u {uri[:80]!r} is no https:// URL the kit could send the PKA request "
                                f"to (see {'AID-3-03' if version == 'aid1' else 'AID-3-22'})")

@@ -472,7 +472,9 @@ class ReferenceAidClient:
 
     # ------------------------------------------------------------------ the operation
 
-    def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None) -> Found:
+    def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
+                 protocol: str | None = None) -> Found:
+        # ``protocol`` (a later revision's step param) is read by no v1 rule: v1 has only _agent.<domain>
         platform = platform or self.platform
         answer = self.lookup(self.query_name(domain))
         if answer.status in ("nxdomain", "nodata"):

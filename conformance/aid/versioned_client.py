@@ -249,7 +249,11 @@ class VersionedAidClient:
     # ------------------------------------------------------------------ discovery
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        """``protocol``, the agent protocol the application requests, changes no name asked: the
+        base record of the exact host is the canonical one in both revisions (v1.2 2.5, v2.1 2.3),
+        the protocol-specific name only a permission (v1.2 2.5's MAY), and no parent is asked
+        either way (v1.2 2.4: "it **MUST NOT** query parent hosts")."""
         knobs = self.policy(policy)
         answer = self.lookup(domain, self.query_name(domain), now)
         trust = "dns"

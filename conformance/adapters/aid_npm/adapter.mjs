@@ -176,7 +176,9 @@ async function runStep(message) {
   }
   await redirect.installFetchDispatcher(); // fresh connections for each step's network
   try {
-    const found = await lib.discover(params.domain, { wellKnownFallback: args.fallback, timeout: LIFETIME_MS });
+    // the step's protocol, when it names one (AID v1.2 2.4: the application's request)
+    const asked = params.protocol ? { protocol: params.protocol } : {};
+    const found = await lib.discover(params.domain, { wellKnownFallback: args.fallback, timeout: LIFETIME_MS, ...asked });
     const record = found.record;
     const first = String(record.proto || "").split(",").map((p) => p.trim()).filter(Boolean)[0] || null;
     const connect = { uri: String(record.uri), protocol: first, implementation: null, headers: {}, query: {} };

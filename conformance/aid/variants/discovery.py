@@ -260,8 +260,8 @@ class NoRecordIsError(ReferenceAidClient):
     """2.3 step 1: with no TXT record at _agent (NXDOMAIN, NODATA), reports a DNS error
     instead of "no AID record"."""
 
-    def discover(self, domain, now, user=User(), platform=None) -> Found:
-        found = super().discover(domain, now, user, platform)
+    def discover(self, domain, now, user=User(), platform=None, protocol=None) -> Found:
+        found = super().discover(domain, now, user, platform, protocol)
         if found.outcome == "none" and found.error_kind == "no-record":
             found.outcome, found.error_kind = "error", "dns-failure"
         return found

@@ -232,9 +232,9 @@ class RunsLocalAfterConfirm(ReferenceAidClient):
     """2.5: warns about an unknown schemaVersion and asks whether to go on; if the user
     confirms, it runs the local implementation all the same."""
 
-    def discover(self, domain, now, user=User(), platform=None) -> Found:
+    def discover(self, domain, now, user=User(), platform=None, protocol=None) -> Found:
         self._user, self._forced = user, False
-        return super().discover(domain, now, user, platform)
+        return super().discover(domain, now, user, platform, protocol)
 
     def unknown_version(self, manifest: dict, found: Found) -> None:
         super().unknown_version(manifest, found)

@@ -238,6 +238,44 @@ class WalksUpDeepNames(VersionedAidClient):
         return answer
 
 
+class _RequestsProtocol(VersionedAidClient):
+    """Keeps the protocol the application requested for ``lookup`` (a variant of 2.4's last rule)."""
+
+    requested: str | None = None
+
+    def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        self.requested = protocol
+        return super().discover(domain, now, user, platform, policy, protocol)
+
+
+class ProtocolWalksUp(_RequestsProtocol):
+    """With a protocol requested and no record at the exact host, asks _agent._<proto>.<parent>
+    of every parent up to the top and uses the first record found (AID-2.4-05)."""
+
+    def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
+        answer = super().lookup(domain, name, now)
+        levels = 1
+        while self.requested and answer.status in ("nxdomain", "nodata") and (above := _parent(name, levels)):
+            again = self.resolver.txt(above.replace("_agent.", f"_agent._{self.requested}.", 1))
+            if _ok(again):
+                return again
+            levels += 1
+        return answer
+
+
+class ProtocolRetriesParent(_RequestsProtocol):
+    """With a protocol requested and no record at the exact host, retries the base name of the
+    parent host once, _agent.<parent> (AID-2.4-05; without a protocol it never does)."""
+
+    def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
+        answer = super().lookup(domain, name, now)
+        if self.requested and answer.status in ("nxdomain", "nodata") and (parent := _parent(name)):
+            again = self.resolver.txt(parent)
+            return again if _ok(again) else answer
+        return answer
+
+
 class GuessesEndpoint(VersionedAidClient):
     """When the fallback answers an HTTP error too, guesses https://<host>/mcp (AID-2.3-25)."""
 
@@ -542,8 +580,8 @@ class OwnErrorNames(VersionedAidClient):
     of Table 1's (AID-2.3-38)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         if found.error_kind and found.error_kind != "ERR_SECURITY":
             found.error_kind = found.error_kind.removeprefix("ERR_").lower()
         return found
@@ -553,8 +591,8 @@ class NoErrorCodes(VersionedAidClient):
     """Reports failures other than security ones without any code (AID-2.3-38)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         if found.error_kind != "ERR_SECURITY":
             found.error_kind = None
         return found
@@ -600,16 +638,16 @@ class FallsBackAfterInvalid(VersionedAidClient):
     """Tries the fallback after a malformed record (1001) (AID-E-04)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        return _fallback_after(self, super().discover(domain, now, user, platform, policy), domain, {"ERR_INVALID_TXT"})
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        return _fallback_after(self, super().discover(domain, now, user, platform, policy, protocol), domain, {"ERR_INVALID_TXT"})
 
 
 class FallsBackAfterUnsupported(VersionedAidClient):
     """Tries the fallback after a protocol it does not speak (1002) (AID-E-04)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        return _fallback_after(self, super().discover(domain, now, user, platform, policy), domain,
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        return _fallback_after(self, super().discover(domain, now, user, platform, policy, protocol), domain,
                                {"ERR_UNSUPPORTED_PROTO"})
 
 
@@ -625,8 +663,8 @@ class FallbackFailureAsInvalidTxt(VersionedAidClient):
     """Reports a failed fallback as a malformed record (1001) (AID-E-05)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         if found.error_kind == "ERR_FALLBACK_FAILED":
             found.error_kind = "ERR_INVALID_TXT"
         return found
@@ -681,6 +719,8 @@ VARIANTS = {
     "v12-retries-parent-on-failure": RetriesParentOnFailure,
     "v12-walks-from-grandparent": WalksFromGrandparent,
     "v12-walks-up-deep-names": WalksUpDeepNames,
+    "v12-protocol-walks-up": ProtocolWalksUp,
+    "v12-protocol-retries-parent": ProtocolRetriesParent,
     "v12-guesses-endpoint": GuessesEndpoint,
     "v12-uses-error-status-fallback": UsesErrorStatusFallback,
     "v12-splits-at-last-equals": SplitsAtLastEquals,

@@ -6,22 +6,26 @@ from conformance.aid import versioned
 from conformance.aid.versioned_client import VersionedAidClient
 
 
+def _first_valid_aid2(texts: list[str]) -> versioned.Selection | None:
+    for text in texts:
+        reading = versioned.read(text)
+        if reading.valid and reading.version == "aid2":
+            return versioned.Selection(reading, frozenset(), "the first valid aid2 record")
+    return None
+
+
 class FirstOfSeveral(VersionedAidClient):
     """Uses the first valid record in answer order when several are valid (AID-2.3-55)."""
 
     def select(self, texts: list[str]) -> versioned.Selection:
-        for text in texts:
-            reading = versioned.read(text)
-            if reading.valid and reading.version == "aid2":
-                return versioned.Selection(reading, frozenset(), "the first valid aid2 record")
-        return super().select(texts)
+        return _first_valid_aid2(texts) or super().select(texts)
 
 
 class LastOfSeveral(VersionedAidClient):
     """Uses the last valid record in answer order when several are valid (AID-2.3-55)."""
 
     def select(self, texts: list[str]) -> versioned.Selection:
-        return super().select(texts) if len(texts) < 2 else FirstOfSeveral.select(self, list(reversed(texts)))
+        return (len(texts) > 1 and _first_valid_aid2(list(reversed(texts)))) or super().select(texts)
 
 
 VARIANTS = {"v2-first-of-several": FirstOfSeveral, "v2-last-of-several": LastOfSeveral}

@@ -429,9 +429,9 @@ class BaseSetByDefault(VersionedAidClient):
     """Without a policy, sends AID-Domain yet asks for the base covered set (AID-3.1-01)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
         if policy:
-            return super().discover(domain, now, user, platform, policy)
+            return super().discover(domain, now, user, platform, policy, protocol)
         original = self.prove
 
         def prove(fields, domain, now, knobs):  # type: ignore[no-untyped-def]
@@ -443,7 +443,7 @@ class BaseSetByDefault(VersionedAidClient):
             return _prove(self, fields, domain, knobs, challenge=base)
         self.prove = prove  # type: ignore[method-assign]
         try:
-            return super().discover(domain, now, user, platform, policy)
+            return super().discover(domain, now, user, platform, policy, protocol)
         finally:
             self.prove = original  # type: ignore[method-assign]
 
@@ -521,8 +521,8 @@ class Aid1AfterFailedProof(VersionedAidClient):
     """When the selected aid2 record's proof fails, uses the aid1 record beside it (AID-3-24)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         memory = self.memory.get(domain)
         texts = self.texts(memory.answer) if memory is not None and memory.answer is not None else []
         legacy = any(versioned.read(t).version == "aid1" and versioned.read(t).valid for t in texts)
@@ -530,7 +530,7 @@ class Aid1AfterFailedProof(VersionedAidClient):
             original = self.select
             self.select = lambda texts: original([t for t in texts if versioned.read(t).version != "aid2"])  # type: ignore[method-assign]
             try:
-                return super().discover(domain, now, user, platform, policy)
+                return super().discover(domain, now, user, platform, policy, protocol)
             finally:
                 self.select = original  # type: ignore[method-assign]
         return found
@@ -573,8 +573,8 @@ class Unsandboxed(VersionedAidClient):
     """Runs local agents outside a sandbox (AID-3-26)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         if found.execute is not None:
             found.execute["sandbox"] = False
         return found
@@ -584,8 +584,8 @@ class SandboxDockerOnly(VersionedAidClient):
     """Sandboxes docker agents only; npx and pip ones run unconfined (AID-3-26)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         if found.execute is not None and found.execute["argv"][0] != "docker":
             found.execute["sandbox"] = False
         return found
@@ -688,20 +688,20 @@ class DnssecRequireDnsOnly(VersionedAidClient):
     """Applies dnssec=require only when DNS holds the record; a fallback record passes (AID-3.3-03)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
         if (policy or {}).get("dnssec") == "require":
             answer = self.resolver.txt(self.query_name(domain))
             if answer.status != "ok" or not any(versioned.read(t).is_aid for t in answer.texts()):
                 policy = {**(policy or {}), "dnssec": "prefer"}
-        return super().discover(domain, now, user, platform, policy)
+        return super().discover(domain, now, user, platform, policy, protocol)
 
 
 class DnssecRequireRetried(VersionedAidClient):
     """When dnssec=require fails a record DNS did not give, discovers again without it (AID-3.3-03)."""
 
     def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None) -> Found:
-        found = super().discover(domain, now, user, platform, policy)
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        found = super().discover(domain, now, user, platform, policy, protocol)
         if found.error_kind == "ERR_SECURITY" and any("dnssec=require" in m for m in found.messages):
             answer = self.resolver.txt(self.query_name(domain))
             if answer.status != "ok":
