@@ -83,6 +83,9 @@ class Problem:
     clause: str
     message: str
     rejects: bool = False
+    #: the protocol token is outside the registry: the one problem that is a client's
+    #: "unsupported protocol" (1002) rather than an invalid record (see the module docstring)
+    unregistered_protocol: bool = False
 
 
 @dataclass
@@ -120,8 +123,7 @@ class Reading:
     @property
     def unsupported(self) -> bool:
         """Its only problem is a protocol token outside the registry (1002)."""
-        return bool(self.problems) and all(p.message.startswith("p=") and "registry" in p.message
-                                           for p in self.problems)
+        return bool(self.problems) and all(p.unregistered_protocol for p in self.problems)
 
     def as_fixture(self) -> dict[str, str]:
         """The record in the authors' fixture form: long keys (v for version), known keys only."""
@@ -188,7 +190,8 @@ def _check(reading: Reading, rules: str) -> None:
                                f"{key} ({ALIASES[key]}) is {'empty' if key in f else 'missing'}", rejects=True))
     proto, uri = f.get("proto", ""), f.get("uri", "")
     if proto and proto not in PROTOCOLS:
-        out.append(Problem(c["token"], f"p={proto!r} is not a token of the protocol registry"))
+        out.append(Problem(c["token"], f"p={proto!r} is not a token of the protocol registry",
+                           unregistered_protocol=True))
     elif proto and uri:
         scheme = uri.split(":", 1)[0].lower() if ":" in uri else ""
         allowed = PROTOCOLS[proto]

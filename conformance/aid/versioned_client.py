@@ -117,18 +117,30 @@ class VersionedAidClient:
     def fallback(self, domain: str) -> tuple[str | None, str]:
         """GET https://<exact host>/.well-known/agent, no redirect followed: (record text, '')
         or (None, why)."""
-        url = f"https://{a_label(domain.strip().rstrip('.'))}{WELL_KNOWN}"
+        url = self.fallback_url(domain)
         fetched = self.fetcher.fetch(url, headers={"Accept": "application/json"})
         final = fetched.final
         if final is None or final.status != 200 or fetched.redirects:
             return None, f"GET {url}: " + (f"HTTP {final.status}" if final is not None else str(fetched.error))
+        text, why = self.record_text(final.body)
+        return text, (f"GET {url}: {why}" if why else "")
+
+    @staticmethod
+    def fallback_url(domain: str, path: str = WELL_KNOWN) -> str:
+        """The fallback's URL at the exact host, the host in A-label form."""
+        return f"https://{a_label(domain.strip().rstrip('.'))}{path}"
+
+    @staticmethod
+    def record_text(body: bytes) -> tuple[str | None, str]:
+        """A fallback body read as a record: (its members as ``key=value`` pairs joined by ';', '')
+        for a JSON object of string members, else (None, why)."""
         try:
-            body = json.loads(final.body)
+            data = json.loads(body)
         except ValueError:
-            return None, f"GET {url}: not JSON"
-        if not isinstance(body, dict) or not all(isinstance(v, str) for v in body.values()):
-            return None, f"GET {url}: not a JSON object of string members"
-        return ";".join(f"{k}={v}" for k, v in body.items()), ""
+            return None, "not JSON"
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            return None, "not a JSON object of string members"
+        return ";".join(f"{k}={v}" for k, v in data.items()), ""
 
     # ------------------------------------------------------------------ selection (steps 3-7)
 

@@ -293,14 +293,9 @@ class UsesErrorStatusFallback(VersionedAidClient):
         text, why = super().fallback(domain)
         if text is not None:
             return text, why
-        fetched = self.fetcher.fetch(f"https://{domain.strip().rstrip('.')}/.well-known/agent")
-        try:
-            body = json.loads(fetched.final.body) if fetched.final is not None else None
-        except ValueError:
-            body = None
-        if isinstance(body, dict) and all(isinstance(v, str) for v in body.values()):
-            return ";".join(f"{k}={v}" for k, v in body.items()), ""
-        return text, why
+        fetched = self.fetcher.fetch(self.fallback_url(domain))
+        found = self.record_text(fetched.final.body)[0] if fetched.final is not None else None
+        return (found, "") if found is not None else (text, why)
 
 
 # ---------------------------------------------------------------- 2.3 step 3: parse and validate
@@ -692,7 +687,7 @@ class Aid2ErrorStatusAsNotFound(VersionedAidClient):
         text, why = super().fallback(domain)
         if text is not None:
             return text, why
-        fetched = self.fetcher.fetch(f"https://{domain.strip().rstrip('.')}/.well-known/agent")
+        fetched = self.fetcher.fetch(self.fallback_url(domain))
         try:
             body = json.loads(fetched.final.body) if fetched.final is not None else None
         except ValueError:

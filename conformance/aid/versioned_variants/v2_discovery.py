@@ -7,7 +7,6 @@ breaks (``fixtures/aid/client-mutants-versioned-v2-discovery.toml`` pins each to
 
 from __future__ import annotations
 
-import json
 import re
 import ssl
 from dataclasses import replace
@@ -375,14 +374,9 @@ class FallbackBodyOfAnyStatus(VersionedAidClient):
         text, why = super().fallback(domain)
         if text is not None:
             return text, why
-        fetched = self.fetcher.fetch(f"https://{a_label(domain.strip().rstrip('.'))}{WELL_KNOWN}")
-        try:
-            body = json.loads(fetched.final.body) if fetched.final is not None else None
-        except ValueError:
-            body = None
-        if isinstance(body, dict) and all(isinstance(v, str) for v in body.values()):
-            return ";".join(f"{k}={v}" for k, v in body.items()), ""
-        return text, why
+        fetched = self.fetcher.fetch(self.fallback_url(domain))
+        found = self.record_text(fetched.final.body)[0] if fetched.final is not None else None
+        return (found, "") if found is not None else (text, why)
 
 
 class TriesOtherFallbackPaths(VersionedAidClient):
@@ -392,14 +386,11 @@ class TriesOtherFallbackPaths(VersionedAidClient):
         text, why = super().fallback(domain)
         if text is not None or "HTTP 404" not in why:
             return text, why
-        fetched = self.fetcher.fetch(f"https://{a_label(domain.strip().rstrip('.'))}{WELL_KNOWN}.json")
+        fetched = self.fetcher.fetch(self.fallback_url(domain, f"{WELL_KNOWN}.json"))
         if fetched.final is not None and fetched.final.status == 200:
-            try:
-                body = json.loads(fetched.final.body)
-            except ValueError:
-                return text, why
-            if isinstance(body, dict):
-                return ";".join(f"{k}={v}" for k, v in body.items()), ""
+            found = self.record_text(fetched.final.body)[0]
+            if found is not None:
+                return found, ""
         return text, why
 
 
