@@ -410,12 +410,14 @@ def scenario_key(version: str = "aid2", seed: str = SCENARIO_SEED) -> str:
 
 
 def pka_route(version: str = "aid2", *, path: str = "/mcp", breaks: tuple[str, ...] = (), kid: str | None = None,
-              serves: list[str] | None = None, seed: str = SCENARIO_SEED, status: int = 200) -> dict:
-    """A route proving possession of the scenario key (handler ``aid.pka``); ``breaks`` names
-    the rules its proof violates (conformance.aid.pka.BREAKS); ``serves``: the domains whose
-    AID-Domain it signs (default: the scenario's own host)."""
+              serves: list[str] | None = None, seed: str = SCENARIO_SEED, status: int = 200, **changes: Any) -> dict:
+    """A route proving possession of the scenario key (handler ``aid.pka``,
+    conformance.aid.reference_server.prove); ``breaks`` names the rules its proof violates
+    (conformance.aid.pka.BREAKS); ``serves``: the domains whose AID-Domain it signs (default: the
+    scenario's own host); ``changes``: the handler's other options (offset, window, alg, nonce,
+    order, sign_domain, claim_domain, unbound), for proofs the named breaks do not reach."""
     options: dict[str, Any] = {"seed": seed, "version": version, "breaks": list(breaks), "status": status,
-                               "serves": serves if serves is not None else ["{host}"]}
+                               "serves": serves if serves is not None else ["{host}"], **changes}
     if kid is not None:
         options["kid"] = kid
     return {"path": path, "handler": "aid.pka", "options": options}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import email.utils
+import time
 
 from werkzeug import Request, Response
 
@@ -40,7 +41,15 @@ def prove(site: Site, route: Route, request: Request) -> Response:
     whose AID-Domain it signs (absent, or "*": any); a request naming another is refused as ``refuse``
     says: a status (default 403, B.7: "It SHOULD respond with status `403` and no
     `Signature-Input` header"), ``"unbound"`` (403 with the unbound proof) or ``"signed"`` (403
-    with a proof covering the unserved domain)."""
+    with a proof covering the unserved domain).
+
+    Client scenarios reach proofs, valid or broken, that the named breaks do not: ``offset``
+    (seconds added to the signing clock), ``nonce`` (how the nonce signed differs from the one
+    received: :data:`conformance.aid.pka.NONCE_CHANGES`), ``order`` (the signature parameters in
+    this order), and the domain signed: ``sign_domain`` (the ``AID-Domain`` value signed in place
+    of the one received: ``upper``, ``dot`` (a trailing dot), ``port`` (``:443`` appended),
+    ``parent`` (its first label dropped), or a literal value), ``claim_domain`` (cover the queried
+    host even when the request named no domain), ``unbound`` (never cover ``aid-domain``)."""
     from conformance.aid import pka
 
     options = route.options
@@ -59,6 +68,7 @@ def prove(site: Site, route: Route, request: Request) -> Response:
         status, body = 403, '{"error":"domain not served"}'
         if refuse == "unbound":  # answers as if the header were not there
             request_headers = {k: v for k, v in request_headers.items() if k.lower() != "aid-domain"}
+    request_headers = _domain_signed(request_headers, request.host or "", options)
     challenge = request.headers.get("AID-Challenge") if version == "aid1" else request.headers.get("Accept-Signature")
     if not challenge:  # a plain request to the endpoint: no proof asked for
         return Response(body, status=status, headers=headers)
@@ -66,12 +76,30 @@ def prove(site: Site, route: Route, request: Request) -> Response:
     target = f"{request.scheme}://{request.host}{request.full_path.rstrip('?')}"
     added = pka.sign_response(request_headers, request.method, target, status, headers, seed, version,
                               kid=options.get("kid"), breaks=breaks, window=options.get("window"),
-                              alg=options.get("alg"), keyid=_keyid(options.get("keyid"), seed))
+                              alg=options.get("alg"), keyid=_keyid(options.get("keyid"), seed),
+                              now=int(time.time()) + int(options.get("offset", 0)), nonce=options.get("nonce"),
+                              order=options.get("order"))
     if "cache_control" in options:
         added["Cache-Control"] = options["cache_control"]
     # dated on the clock it signed on, whatever clock the world's other answers carry
     added.setdefault("Date", email.utils.formatdate(usegmt=True))
     return Response(body, status=status, headers={**headers, **added})
+
+
+#: ``sign_domain``: how the domain signed differs from the AID-Domain received (else: the value signed).
+DOMAIN_CHANGES = {"upper": str.upper, "dot": lambda d: d + ".", "port": lambda d: d + ":443",
+                  "parent": lambda d: d.partition(".")[2] or d}
+
+
+def _domain_signed(headers: dict[str, str], host: str, options: dict) -> dict[str, str]:
+    """The request headers the proof is signed over, AID-Domain as the options change it."""
+    received = next((v for k, v in headers.items() if k.lower() == "aid-domain"), None)
+    domain = received if received is not None else (host.rsplit(":", 1)[0].lower() if options.get("claim_domain") else None)
+    if domain is not None and options.get("sign_domain"):
+        how = str(options["sign_domain"])
+        domain = DOMAIN_CHANGES[how](domain) if how in DOMAIN_CHANGES else how
+    kept = {k: v for k, v in headers.items() if k.lower() != "aid-domain"}
+    return kept if domain is None or options.get("unbound") else {**kept, "AID-Domain": domain}
 
 
 def _keyid(form: str | None, seed: bytes) -> str | None:

@@ -45,7 +45,7 @@ from .messages import (
     challenge_headers,
     request_uri,
 )
-from .prover import _sign, sign_response
+from .prover import NONCE_CHANGES, _sign, sign_response
 from .rules import (
     BREAKS,
     LABEL,
@@ -68,7 +68,7 @@ from .verifier import signature_input, verify
 DISAGREES: dict[str, str] = {}
 
 __all__ = [
-    "BREAKS", "DISAGREES", "LABEL", "RULES", "SKEW", "TAG", "V1_COVERED", "V2_BOUND", "V2_COVERED",
+    "BREAKS", "DISAGREES", "LABEL", "NONCE_CHANGES", "RULES", "SKEW", "TAG", "V1_COVERED", "V2_BOUND", "V2_COVERED",
     "VECTOR_CLOCK", "VERSIONS", "WINDOW", "PkaError", "Proof", "aid_domain", "authority",
     "challenge_headers", "decode_key", "derived_keyid", "encode_key", "judge_vector", "public_bytes",
     "request_uri", "sign_response", "signature_input", "verify",

@@ -6,11 +6,12 @@ import datetime
 import email.utils
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from http_message_signatures import HTTPMessageSigner, MappingKeyResolver
 from http_message_signatures.algorithms import ED25519
+from http_message_signatures.structures import PreparedSignature
 
 from .keys import _b64url, _private, derived_keyid, public_bytes
 from .messages import _exchange, _Response, _sent_challenge
@@ -23,27 +24,53 @@ def _algorithm(alg: str) -> type[ED25519]:
     return ED25519 if alg == ED25519.algorithm_id else type("ED25519", (ED25519,), {"algorithm_id": alg})
 
 
+#: How a scenario endpoint changes the nonce it signs (``sign_response(nonce=...)``): each a way a
+#: verifier's exact comparison (v2.1 B.3) must catch.
+NONCE_CHANGES = {"upper": str.upper, "lower": str.lower, "trim": lambda n: n[:-1], "pad": lambda n: n + "=",
+                 "extend": lambda n: n + "A", "drop": lambda n: None}
+
+
 def _sign(message: _Response, key: Ed25519PrivateKey, *, label: str, covered: Iterable[str], keyid: str,
-          created: int, expires: int | None, alg: str, nonce: str | None, tag: str | None) -> None:
-    """Sign ``message`` in place with http-message-signatures (it builds the RFC 9421 base)."""
+          created: int, expires: int | None, alg: str, nonce: str | None, tag: str | None,
+          order: Sequence[str] | None = None) -> None:
+    """Sign ``message`` in place with http-message-signatures (it builds the RFC 9421 base).
+
+    ``order``: the signature parameters in this order instead of the library's (RFC 9421 2.3:
+    ``@signature-params`` is the inner list as sent, its parameters in their order). The library's
+    prepared input is re-ordered, its base rebuilt by the library over that order, and applied by
+    the library, which checks the base against the parameters once more."""
     signer = HTTPMessageSigner(signature_algorithm=_algorithm(alg),
                                key_resolver=MappingKeyResolver(public_keys={}, private_keys={keyid: key}))
     utc = datetime.timezone.utc
-    signer.sign(message, key_id=keyid, label=label, covered_component_ids=tuple(covered), nonce=nonce, tag=tag,
-                created=datetime.datetime.fromtimestamp(created, utc),
-                expires=None if expires is None else datetime.datetime.fromtimestamp(expires, utc))
+    when = {"key_id": keyid, "label": label, "covered_component_ids": tuple(covered), "nonce": nonce, "tag": tag,
+            "created": datetime.datetime.fromtimestamp(created, utc),
+            "expires": None if expires is None else datetime.datetime.fromtimestamp(expires, utc)}
+    if not order:
+        signer.sign(message, **when)
+        return
+    prepared = signer.prepare(message, **when)
+    parsed = signer._parse_signature_dictionary("p=" + prepared.signature_params)["p"]
+    params = dict(parsed.params)
+    ordered = {name: params[name] for name in order if name in params}
+    ordered |= {name: value for name, value in params.items() if name not in ordered}
+    base, node, _ = signer._build_signature_base(message, covered_component_ids=list(parsed), signature_params=ordered)
+    again = PreparedSignature(base.encode(), str(node), prepared.label, prepared.algorithm_id)
+    signer.apply(message, again, key.sign(again.signature_base))
 
 
 def sign_response(request_headers: Mapping[str, str], method: str, target_uri: str, status: int,
                   response_headers: Mapping[str, str], private_key: Ed25519PrivateKey | bytes, version: str, *,
                   kid: str | None = None, now: int | None = None, breaks: Iterable[str] = (),
-                  window: int | None = None, alg: str | None = None, keyid: str | None = None) -> dict[str, str]:
+                  window: int | None = None, alg: str | None = None, keyid: str | None = None,
+                  nonce: str | None = None, order: Sequence[str] | None = None) -> dict[str, str]:
     """The headers a PKA endpoint adds to its response (Signature-Input, Signature and, for aid2,
     Cache-Control), as the mock provider's prover; each name in ``breaks`` (:data:`BREAKS`) makes
     the proof violate its one rule. ``window`` (aid2: expires - created, default 60) and ``alg``
     (the value written, default ``ed25519``) let a provider variant sign outside what a signer
     must or should emit (B.3) while its proof still verifies; ``keyid`` (aid2) is written instead of
-    the RFC 7638 thumbprint (B.2: a provider that derives it otherwise).
+    the RFC 7638 thumbprint (B.2: a provider that derives it otherwise). ``nonce`` (aid2) names how
+    the nonce signed differs from the one received (:data:`NONCE_CHANGES`); ``order`` writes the
+    signature parameters in that order (any order verifies: RFC 9421 2.3).
 
     aid2 answers v2.1 B.3's shape ("Signers **MUST** emit `alg="ed25519"` lowercase."), with the
     nonce the client sent, ``expires = created + 60`` ("SHOULD be 60 seconds or less"), and covers
@@ -55,6 +82,8 @@ def sign_response(request_headers: Mapping[str, str], method: str, target_uri: s
     unknown = {b for b in broken if b not in BREAKS or version not in BREAKS[b][1]}
     if unknown:
         raise ValueError(f"no such break for {version}: {sorted(unknown)}")
+    if nonce is not None and nonce not in NONCE_CHANGES:
+        raise ValueError(f"no such nonce change: {nonce!r}")
     if version == "aid1" and not kid:
         raise ValueError("aid1 signs with the record's kid: pass kid=")
     now = int(time.time()) if now is None else now
@@ -65,7 +94,8 @@ def sign_response(request_headers: Mapping[str, str], method: str, target_uri: s
     if version == "aid1":
         covered, keyid, nonce, tag, expires = list(V1_COVERED), kid, None, None, None
     else:
-        nonce = _sent_challenge("aid2", message.request.headers)
+        sent = _sent_challenge("aid2", message.request.headers)
+        nonce = NONCE_CHANGES[nonce](sent) if nonce is not None and sent is not None else sent
         bound = "aid-domain" in message.request.headers and "domain-binding-absent" not in broken
         covered, keyid, tag = list(V2_BOUND if bound else V2_COVERED), keyid or derived_keyid(public), TAG
     created = now - 400 if "stale-created" in broken else now + 400 if "future-created" in broken else now
@@ -89,7 +119,7 @@ def sign_response(request_headers: Mapping[str, str], method: str, target_uri: s
         message.request.headers["AID-Domain"] = "evil.example"  # signs a domain the client never named
     alg = "rsa-pss-sha512" if "alg-not-ed25519" in broken else (alg or "ed25519")
     _sign(message, signing_key, label=LABEL[version], covered=covered, keyid=keyid, created=created,
-          expires=expires, alg=alg, nonce=nonce, tag=tag)
+          expires=expires, alg=alg, nonce=nonce, tag=tag, order=order)
     out = {"Signature-Input": message.headers.get("Signature-Input") or "",
            "Signature": message.headers.get("Signature") or ""}
     if "extra-covered-component" in broken:

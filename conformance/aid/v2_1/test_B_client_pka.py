@@ -7,7 +7,6 @@ import base64
 import re
 
 from conformance.aid.clients import AidClient, AidScenarios, connected_to, error_code, pka_route, said, scenario_key, txt
-from conformance.aid.v2_1 import pka_endpoint
 from conformance.aid.v2_1._pka import accept_member, header, keyed, pka_requests, pka_state, proof_works, refused
 from conformance.outcomes import clause, untestable, violation
 
@@ -49,7 +48,7 @@ def test_B_client_rejects_every_broken_proof(client: AidClient, scenarios: AidSc
         scenario = scenarios.new(f"break-{name}", keyed(), routes=[pka_route(breaks=(name,))])
         _failed(scenario, client.discover(scenario), f"breaks the rule {name!r}")
     for offset, window, what in STALE:
-        scenario = scenarios.new("stale", keyed(), routes=[pka_endpoint.route(offset=offset, window=window)])
+        scenario = scenarios.new("stale", keyed(), routes=[pka_route(offset=offset, window=window)])
         _failed(scenario, client.discover(scenario), f"is not fresh: {what}")
     # a profile-aware endpoint refusing the domain: 403, no signature (B.7)
     scenario = scenarios.new("refused-403", keyed(), routes=[pka_route(serves=["other.example"])])
@@ -122,7 +121,7 @@ def test_B_3_client_compares_the_nonce_exactly(client: AidClient, scenarios: Aid
     """The verifier **MUST** compare the received `nonce` exactly to the challenge it sent."""
     proof_works(client, scenarios)
     ways = [("another challenge", pka_route(breaks=("wrong-nonce",)))] + [
-        (what, pka_endpoint.route(nonce=how)) for how, what in (
+        (what, pka_route(nonce=how)) for how, what in (
             ("upper", "the challenge in upper case"), ("lower", "the challenge in lower case"),
             ("trim", "the challenge without its last character"), ("pad", "the challenge with '=' appended"),
             ("extend", "the challenge with one character appended"), ("drop", "no nonce at all"))]
@@ -145,7 +144,7 @@ def test_B_3_client_compares_alg_case_insensitively(client: AidClient, scenarios
     reconstruct `@signature-params` from the received Structured Field value."""
     proof_works(client, scenarios)
     for alg in ("Ed25519", "ED25519", "eD25519", "ed25519"):
-        scenario = scenarios.new("alg-case", keyed(), routes=[pka_endpoint.route(alg=alg)])
+        scenario = scenarios.new("alg-case", keyed(), routes=[pka_route(alg=alg)])
         reply = client.discover(scenario)
         if connected_to(reply) != f"https://{scenario.host}/mcp":
             violation(f"the proof is valid and signed with alg={alg!r}, the semantic value ed25519 in another case "
@@ -217,7 +216,7 @@ def test_B_7_client_verifies_the_domain_it_sent_byte_for_byte(client: AidClient,
         untestable(f"the client does not send AID-Domain (policy {policy or 'default'}), so it verifies no "
                    "domain-bound proof (see AID-2.3-57)")
     ways = [("evil.example", pka_route(breaks=("domain-binding-wrong",)))] + [
-        (what, pka_endpoint.route(sign_domain=how)) for how, what in (
+        (what, pka_route(sign_domain=how)) for how, what in (
             ("upper", "the domain in upper case"), ("dot", "the domain with a trailing dot"),
             ("port", "the domain with :443"), ("parent", "the parent domain"))]
     for what, route in ways:
@@ -237,9 +236,9 @@ def test_B_7_client_rejects_binding_it_did_not_ask_for(client: AidClient, scenar
     proof_works(client, scenarios, policy=off)
     if _sends_domain(client, scenarios, off):
         untestable("with domain-binding=off the client still sends AID-Domain (see AID-3.3-02)")
-    for what, route in (("the queried domain", pka_endpoint.route(claim_domain=True)),
-                        ("its parent domain", pka_endpoint.route(claim_domain=True, sign_domain="parent")),
-                        ("another domain", pka_endpoint.route(claim_domain=True, sign_domain="evil.example"))):
+    for what, route in (("the queried domain", pka_route(claim_domain=True)),
+                        ("its parent domain", pka_route(claim_domain=True, sign_domain="parent")),
+                        ("another domain", pka_route(claim_domain=True, sign_domain="evil.example"))):
         scenario = scenarios.new("unrequested-binding", keyed(), routes=[route])
         reply = client.discover(scenario, policy=off)
         if not refused(reply):
@@ -259,7 +258,7 @@ def test_B_7_client_exposes_the_binding_indicator(client: AidClient, scenarios: 
                    "(see AID-2.3-57)")
     for policy in requesting:
         for bound, route in ((True, pka_route()), (False, pka_route(breaks=("domain-binding-absent",))),
-                             (False, pka_endpoint.route(unbound=True))):
+                             (False, pka_route(unbound=True))):
             scenario = scenarios.new("indicator", keyed(), routes=[route])
             reply = client.discover(scenario, policy=policy)
             if reply.get("outcome") != "connect" and not bound:
@@ -286,7 +285,7 @@ def test_B_7_client_accepts_an_unbound_proof_unless_required(client: AidClient, 
         policies += [{"domain-binding": "prefer"}, {"domain-binding": "off"}, {"pka": "require"}]
     for policy in policies:
         for what, route in (("an endpoint that ignores AID-Domain", pka_route(breaks=("domain-binding-absent",))),
-                            ("an endpoint without the profile", pka_endpoint.route(unbound=True))):
+                            ("an endpoint without the profile", pka_route(unbound=True))):
             scenario = scenarios.new("unbound", keyed(), routes=[route])
             reply = client.discover(scenario, policy=policy)
             if connected_to(reply) != f"https://{scenario.host}/mcp":
@@ -323,7 +322,7 @@ def test_B_3_client_reads_signature_params_as_received(client: AidClient, scenar
     proof_works(client, scenarios)
     for order in ORDERS:
         for policy in (None, {"domain-binding": "off"} if "aid.policy" in client.features else None):
-            scenario = scenarios.new("param-order", keyed(), routes=[pka_endpoint.route(order=list(order))])
+            scenario = scenarios.new("param-order", keyed(), routes=[pka_route(order=list(order))])
             reply = client.discover(scenario, policy=policy)
             if connected_to(reply) != f"https://{scenario.host}/mcp":
                 violation(f"the proof is valid, its Signature-Input parameters in the order {';'.join(order)} (the "
