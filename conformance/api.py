@@ -22,6 +22,7 @@ import pytest
 
 from conformance import catalog, revisions
 from conformance.plugin import STATE
+from conformance.recording import Carrier, Recording
 from conformance.reports.model import Report
 
 _SUITE_INI = Path(__file__).with_name("_suite.ini")
@@ -112,7 +113,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
         run_timeout: float | None = None, allow_private: bool = False, invoke: bool = False,
         invoke_budget: int | None = None, level: str | None = None, binding: Sequence[str] = (),
         fail_on: str = "must", baseline: str | Path | None = None, declare: Sequence[str] = (),
-        headers: Sequence[str] = (), header_env: Sequence[str] = (), header_origins: Sequence[str] = ()) -> RunResult:
+        headers: Sequence[str] = (), header_env: Sequence[str] = (), header_origins: Sequence[str] = (),
+        recording: Recording | None = None) -> RunResult:
     """Run ``draft``'s suite against ``target``; the report is in the result.
 
     ``draft`` may name revisions (``aiendpoint@00``, ``aiendpoint@00,01``, ``aiendpoint@all``;
@@ -130,6 +132,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     ``headers`` (``"Name: value"``, as ``-H``), ``header_env`` (``"Name=ENVVAR"``, read from the
     environment when the run starts) and ``header_origins`` give the run credentials, sent to the
     target's origin (and those origins) only and masked in every report (:mod:`conformance.credentials`).
+    ``recording`` (:mod:`conformance.recording`) is the recorded world the run keeps (a live one:
+    ``adck scan``) or answers from (an offline one: ``adck judge``).
     """
     profile = catalog.load(draft.partition("@")[0])
     seed = random.randrange(2**32) if seed is None else seed
@@ -206,7 +210,8 @@ def run(draft: str, target: str, *, roles: Sequence[str] = (), clauses: Sequence
     with run_processes():
         try:
             with contextlib.redirect_stderr(errors) if quiet else contextlib.nullcontext():
-                code = int(pytest.main(args, plugins=[grab]))
+                carried = [Carrier(recording)] if recording is not None else []
+                code = int(pytest.main(args, plugins=[grab, *carried]))
         finally:
             end_all_adapters()  # no adapter (nor a child it forked) outlives the run, whatever happened
     said = _masked(errors.getvalue(), headers, header_env)

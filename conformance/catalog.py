@@ -162,6 +162,25 @@ class ClientRole:
 
 
 @dataclass(frozen=True)
+class ScanEntry:
+    """Where ``adck scan`` looks for a draft at a domain, and what it judges of what it finds
+    (``[scan]`` of profile.toml): data, so a new draft is scanned without code."""
+
+    #: The entry point: a path at ``https://DOMAIN`` (``/.well-known/ai``), or ``dns:LABEL`` for
+    #: a TXT record at ``LABEL.DOMAIN`` (``dns:_agent``).
+    entry: str
+    #: The roles judged when the entry point holds a document (a scan sends only GET and HEAD).
+    roles: tuple[str, ...]
+    #: The paths at the domain's own names the judged clauses may ask (a prefix each); any
+    #: other URL is not asked, and the clauses that need it are not checked.
+    paths: tuple[str, ...]
+
+    @property
+    def dns_label(self) -> str | None:
+        return self.entry.removeprefix("dns:") if self.entry.startswith("dns:") else None
+
+
+@dataclass(frozen=True)
 class Profile:
     short: str
     draft: str
@@ -202,6 +221,8 @@ class Profile:
     #: server). Data, so the core names no draft's module.
     world_handlers: dict[str, str] = field(default_factory=dict)
     world_companion: str | None = None
+    #: Where ``adck scan`` looks for the draft at a domain (``[scan]``); None: it is not scanned.
+    scan: ScanEntry | None = None
     #: The revision whose catalog this is (``00``; :func:`conformance.revisions.profile_of`);
     #: empty for the draft's own catalog as clauses.toml holds it.
     revision: str = ""
@@ -354,9 +375,28 @@ def load(short: str) -> Profile:
         declarations=declarations,
         world_handlers=dict(meta.get("world", {}).get("handlers", {})),
         world_companion=meta.get("world", {}).get("companion"),
+        scan=_scan_entry(meta.get("scan"), folder / "profile.toml", meta["roles"]),
         clauses=clauses,
         ambiguities=ambiguities,
     )
+
+
+def _scan_entry(raw: dict | None, where: Path, roles: dict) -> ScanEntry | None:
+    if raw is None:
+        return None
+    unknown = raw.keys() - {"entry", "roles", "paths"}
+    if unknown:
+        raise CatalogError(f"{where}: [scan] has unknown keys {sorted(unknown)}")
+    entry = str(raw.get("entry", ""))
+    if not (entry.startswith("/") or entry.startswith("dns:")):
+        raise CatalogError(f"{where}: [scan] entry {entry!r} is neither a path (/...) nor dns:LABEL")
+    bad = [r for r in raw.get("roles", []) if r not in roles]
+    if bad or not raw.get("roles"):
+        raise CatalogError(f"{where}: [scan] roles {bad or '[]'} are not roles of the profile ({', '.join(roles)})")
+    paths = tuple(str(p) for p in raw.get("paths", []))
+    if any(not p.startswith("/") for p in paths):
+        raise CatalogError(f"{where}: [scan] paths must each start with /")
+    return ScanEntry(entry=entry, roles=tuple(raw["roles"]), paths=paths)
 
 
 _DECLARATION_KEYS = {"section", "quote", "role", "clauses", "type", "help", "min", "max", "values"}

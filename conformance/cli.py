@@ -193,6 +193,10 @@ def _parser() -> argparse.ArgumentParser:
     ck.add_argument("--draft", default=None, help="the draft of every FILE (when the names do not tell)")
     ck.add_argument("--sarif", default=None, metavar="FILE", help="also write the failures as SARIF 2.1.0 (code scanning)")
 
+    from conformance.scan import cli as scan_cli
+
+    scan_cli.add_parsers(sub, _positive)
+
     cp = sub.add_parser("compare", help="compare report.json files side by side (Markdown and HTML matrix)",
                         description="Implementations in the columns, clauses in the rows, outcomes in the cells; "
                         "rows where implementations disagree highlighted, clauses resting on an ambiguity marked, "
@@ -677,6 +681,18 @@ def _cmd_compare(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_scan(args: argparse.Namespace, console: Console) -> int:
+    from conformance.scan import cli as scan_cli
+
+    return scan_cli.cmd_scan(args, console)
+
+
+def _cmd_judge(args: argparse.Namespace, console: Console) -> int:
+    from conformance.scan import cli as scan_cli
+
+    return scan_cli.cmd_judge(args, console)
+
+
 def _interrupt_on_sigterm() -> None:
     """SIGTERM ends a run as Ctrl-C does: pytest stops, the partial report is written, every
     adapter process group is ended."""
@@ -719,7 +735,8 @@ def _main(argv: Sequence[str] | None) -> int:
             return code
     handler = {"run": _cmd_run, "clauses": _cmd_clauses, "targets": _cmd_targets, "revisions": _cmd_revisions,
                "diff": _cmd_diff,
-               "ambiguities": _cmd_ambiguities, "check": _cmd_check, "compare": _cmd_compare, "baseline": _cmd_baseline, "completion": _cmd_completion}[args.command]
+               "ambiguities": _cmd_ambiguities, "check": _cmd_check, "compare": _cmd_compare, "baseline": _cmd_baseline,
+               "completion": _cmd_completion, "scan": _cmd_scan, "judge": _cmd_judge}[args.command]
     try:
         return handler(args, console)
     except SystemExit as exc:

@@ -18,7 +18,7 @@ import re
 import shlex
 import threading
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import dns.dnssec
 import dns.exception
@@ -32,6 +32,9 @@ import dns.rdataclass
 import dns.rdatatype
 import dns.resolver
 import dns.rrset
+
+if TYPE_CHECKING:
+    from conformance.recording import Recording
 
 Status = Literal["ok", "nxdomain", "nodata", "servfail", "timeout", "refused", "truncated", "error"]
 DnssecState = Literal["valid", "invalid", "unsigned", "unchecked"]
@@ -49,6 +52,9 @@ class DnsConfig:
     lifetime: float = 5.0
     #: DS record sets that anchor DNSSEC validation, by zone name (text).
     trust_anchors: tuple[tuple[str, dns.rrset.RRset], ...] = ()
+    #: The recorded world a scan keeps, or a judge answers from (:mod:`conformance.recording`);
+    #: None: every lookup goes to the network.
+    recording: "Recording | None" = None
 
     @staticmethod
     def parse_anchor(spec: str) -> tuple[str, dns.rrset.RRset]:
@@ -124,12 +130,40 @@ class Resolver:
         self.queries_sent = 0
 
     def txt(self, domain: str) -> TxtAnswer:
-        """The TXT records at ``domain``; never raises for the target's faults."""
+        """The TXT records at ``domain``; never raises for the target's faults. A recording
+        answers first, refuses (offline), or keeps what the network answered (a scan)."""
         try:
             qname = dns.name.from_text(domain, idna_codec=dns.name.IDNA_2008)
         except dns.exception.DNSException as exc:
             return TxtAnswer(name=domain, status="error", detail=f"not a domain name: {exc}")
         name = qname.to_text().rstrip(".")
+        recording = self.config.recording
+        if recording is None:
+            return self._txt(qname, name)
+        held = recording.txt(name)
+        if held is None:
+            held = recording.refuse_txt(name)
+        if held is None:
+            held = self._txt(qname, name)
+            recording.keep_txt(held)
+        return held
+
+    def addresses(self, domain: str) -> list[str]:
+        """The A and AAAA addresses of ``domain`` (empty when it has none or the lookup fails);
+        never recorded: a scan asks it only to pace its requests per address (docs/scan.md)."""
+        found: list[str] = []
+        for rdtype in ("A", "AAAA"):
+            try:
+                answer = self._resolver.resolve(domain, rdtype, raise_on_no_answer=False)
+            except dns.exception.DNSException:
+                continue
+            with self._lock:
+                self.queries_sent += 1
+            if answer.rrset is not None:
+                found += [r.to_text() for r in answer.rrset]
+        return found
+
+    def _txt(self, qname: dns.name.Name, name: str) -> TxtAnswer:
         with self._lock:
             self.queries_sent += 1
         try:

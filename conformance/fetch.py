@@ -30,6 +30,7 @@ from conformance import __version__
 
 if TYPE_CHECKING:
     from conformance.credentials import Credentials
+    from conformance.recording import Recording
 
 #: What every request of the kit says it is: the project and its version, and no URL (the project
 #: publishes none in its metadata, and a User-Agent must not point at a page that does not exist).
@@ -111,6 +112,9 @@ class HttpConfig:
     allow_private: bool = False
     #: The user's credentials and the origins they go to (None: the run has none).
     credentials: "Credentials | None" = None
+    #: The recorded world a scan keeps, or a judge answers from (:mod:`conformance.recording`);
+    #: None: every request goes to the network.
+    recording: "Recording | None" = None
 
 
 def is_private_address(address: str) -> bool:
@@ -582,6 +586,19 @@ class Fetcher:
             exchange.credentials, exchange.credential_headers = "sent", tuple(extra)
         elif not credentials:
             exchange.credentials = "withheld"
+        recording = self.config.recording
+        if recording is not None:  # the recorded world answers first, or refuses (conformance.recording)
+            held = recording.answer(exchange)
+            if held is not None:
+                return held
+            refused = recording.refuse(exchange, redirected)
+            if refused is not None:
+                exchange.error = refused
+                return exchange
+            if recording.user_agent:  # a scan says what it is (docs/scan.md)
+                request.headers["User-Agent"] = exchange.request_headers["user-agent"] = recording.user_agent
+            if recording.pace is not None:
+                recording.pace(url.host)
         limits = self.limits
         started = time.monotonic()
         self.requests_sent += 1
@@ -591,6 +608,8 @@ class Fetcher:
             exchange = self._exchange(request, exchange, started, redirected)
             if exchange.error and exchange.error[0] in ("private-redirect", PRIVATE_ADDRESS):
                 self.requests_sent -= 1  # refused before it was sent: nothing left the kit
+            elif recording is not None:
+                recording.keep(exchange)
             return exchange
         finally:
             self._deadline.at = None

@@ -8,6 +8,7 @@ failure's message to name and quote the clause, and writes the report when the s
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import random
 import shlex
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from conformance import __version__, catalog, revisions
+from conformance import __version__, catalog, recording, revisions
 from conformance.dns import DnsConfig
 from conformance.fetch import ConnectTo, Fetcher, Limits
 from conformance.invoke import DEFAULT_BUDGET, Invoker
@@ -81,6 +82,9 @@ class RunState:
     #: Whether a failure on a 429 the target answered makes a clause untestable (the kit sends
     #: the requests itself, to a server: not a client's harness, not a document).
     rate_limits_apply: bool = False
+    #: Whether the target is a recorded world (``adck scan``, ``adck judge``): a clause that looked
+    #: at a request the recording refused is not checked (conformance.recording).
+    recorded: bool = False
 
 
 STATE = pytest.StashKey[RunState]()
@@ -299,6 +303,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         if options.ca_bundle:
             check_ca_bundle(options.ca_bundle)
         target = resolve(spec, options)
+        carried = recording.carried(config.pluginmanager.get_plugins())
+        if carried is not None:  # the recorded world of adck scan or adck judge (conformance.recording)
+            target.http = dataclasses.replace(target.http, recording=carried)
+            if target.dns is not None:
+                target.dns = dataclasses.replace(target.dns, recording=carried)
     except (TargetError, ValueError) as exc:
         raise pytest.UsageError(str(exc)) from None
     try:
@@ -514,6 +523,8 @@ def _preflight(config: pytest.Config, profile: catalog.Profile, target: Target, 
     # a failure on a 429 answered to the kit's own requests is "rate-limited", never failed
     config.stash[STATE].rate_limits_apply = preflight.target_class(target) in ("origin", "builtin") \
         and target.adapter is None
+    config.stash[STATE].recorded = target.http.recording is not None or (
+        target.dns is not None and target.dns.recording is not None)
     try:
         world = config.getoption("adck_world")
         if world in preflight.WORLD_NEEDS:
@@ -790,6 +801,22 @@ def _rate_limited(item: pytest.Item, outcome: str, message: str,
     return outcome, message, [] if outcome == "pass" else evidence
 
 
+def _not_recorded(item: pytest.Item, outcome: str, message: str,
+                  evidence: list[dict[str, Any]]) -> tuple[str, str, list[dict[str, Any]]]:
+    """A clause whose test looked at a request the recorded world refused (a probe a scan did not
+    send, a method or host a scan does not ask: :mod:`conformance.recording`) is *not checked*:
+    untestable, narrowed, whatever the test concluded, since its answer stood where the answer
+    to judge should have been. Never a pass."""
+    from conformance.outcomes import NARROWED
+
+    if outcome not in ("pass", "fail", "untestable") or (outcome == "untestable" and message.startswith(NARROWED)):
+        return outcome, message, evidence
+    refused = next((r for r in map(recording.refusal, _exchanges(item)) if r is not None), None)
+    if refused is None:
+        return outcome, message, evidence
+    return "untestable", f"{NARROWED}{refused[1]}", evidence if outcome != "pass" else _evidence(item)
+
+
 def format_failure(clause: catalog.Clause, message: str, evidence: list[dict[str, Any]]) -> str:
     """What a person reads for a failing clause: id, section, level, the quote, the observation."""
     from conformance.reports.safe import text as safe
@@ -840,6 +867,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     except Exception as exc:  # noqa: BLE001 - hostile bytes must not crash the run
         evidence = [{"request": {"method": "?", "url": "?", "headers": {}},
                      "error": {"kind": "evidence", "detail": f"the kit could not render the evidence: {exc!r}"}}]
+    if state.recorded:
+        outcome, message, evidence = _not_recorded(item, outcome, message, evidence)
     if state.credentials_apply:
         outcome, message, evidence = _needs_credentials(item, state, outcome, message, evidence, bool(own))
     if state.rate_limits_apply and outcome in ("pass", "fail", "untestable") and not mark.kwargs.get("judges_rate_limits") \

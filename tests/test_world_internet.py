@@ -12,8 +12,10 @@ from concurrent.futures import ThreadPoolExecutor
 import dns.resolver
 import pytest
 
+from conformance import catalog
 from conformance.dns import DnsConfig, Resolver
-from conformance.fetch import ConnectTo, Fetch, Fetcher, HttpConfig, Limits
+from conformance.fetch import ConnectTo, Fetcher, HttpConfig, Limits
+from conformance.scan.domain import classify
 from conformance.world.internet import WELL_KNOWN, SimulatedInternet, simulated_internet
 
 TIMEOUT = 1.0  # the scan's timeout in these tests; slow hosts answer after SLOW
@@ -35,22 +37,10 @@ def resolver(net: SimulatedInternet) -> Resolver:
     return Resolver(DnsConfig(nameservers=(net.nameserver_address,)))
 
 
-def observed(fetch: Fetch) -> str:
-    """What a scan makes of a fetch of a well-known path."""
-    if fetch.error_kind == "connect":
-        return "unreachable"
-    final = fetch.final
-    if fetch.error or final is None or final.status not in (200, 404, 410):
-        return "error"
-    if final.status != 200:
-        return "not-found"
-    if "html" in (final.header("content-type") or ""):
-        return "soft-404"
-    try:
-        json.loads(final.body)
-    except (ValueError, RecursionError):
-        return "error"
-    return "found"
+def observed(net: SimulatedInternet, domain: str, draft: str, fetch: Fetcher) -> str:
+    """What a scan makes of the draft's entry point at ``domain``: the scan's own classes
+    (conformance.scan.domain.classify), so that a host's ``expected`` is the scan's reading."""
+    return classify(domain, catalog.load(draft).scan, fetch, resolver(net))[0]
 
 
 def sample(net: SimulatedInternet):
@@ -74,8 +64,9 @@ def test_http_hosts_serve_what_they_expect(net):
     jobs = [(h, draft) for h in sample(net) for draft in WELL_KNOWN]
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(lambda job: fetch.fetch(f"https://{job[0].domain}{WELL_KNOWN[job[1]]}"), jobs))
-    wrong = [(h.domain, d, h.kinds[d], h.expected[d], observed(f), f.describe_error(), f.final and f.final.status)
-             for (h, d), f in zip(jobs, results) if observed(f) != h.expected[d]]
+        seen = list(pool.map(lambda job: observed(net, job[0].domain, job[1], fetch), jobs))
+    wrong = [(h.domain, d, h.kinds[d], h.expected[d], s, f.describe_error(), f.final and f.final.status)
+             for (h, d), f, s in zip(jobs, results, seen) if s != h.expected[d]]
     assert not wrong
     for (h, d), f in zip(jobs, results):
         kind = h.kinds[d]

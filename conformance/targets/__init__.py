@@ -126,10 +126,11 @@ def kinds() -> dict[str, TargetKind]:
         from conformance.targets.agent import CommandTargets, PythonTargets
 
         from conformance.targets.domain import RecordTargets
+        from conformance.targets.recorded import RecordedTargets
 
         found = {"builtin": BuiltinTargets(), "http": OriginTargets(), "https": OriginTargets(),
                  "file": DocumentTargets(), "python": PythonTargets(), "cmd": CommandTargets(),
-                 "txt": RecordTargets()}
+                 "txt": RecordTargets(), "warc": RecordedTargets()}
     return found
 
 

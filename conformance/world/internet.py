@@ -25,14 +25,15 @@ kind                 served at the draft's well-known path (HTTP drafts)        
                      still hold one starting ``v=aid``
 ``soft-404``         200 with an HTML "page not found"                                    soft-404
 ``redirect``         301 to ``/moved<path>`` on the same host, which serves the document   found
-``slow``             the document after ``slow_delay`` seconds (default 3): for a scan     error
-                     whose timeout is shorter (a timeout is an answer that did not come
-                     in time on a connection that did open)
-``oversized``        the document padded past ``Limits.max_body_bytes`` (valid JSON)      error
-``hostile``          one of (``Host.detail`` says which): ``control-characters`` (raw C0    error
+``slow``             the document after ``slow_delay`` seconds (default 3): for a scan     unreachable
+                     whose timeout is shorter (no answer came in time)
+``oversized``        the document padded past ``Limits.max_body_bytes`` (valid JSON): a    found
+                     document, judged (its size clause fails)
+``hostile``          one of (``Host.detail`` says which): ``control-characters`` (raw C0    found
                      and ANSI escapes in JSON strings: not JSON), ``deep-nesting``
                      (100 000 nested arrays: JSON no parser takes), ``gzip-bomb`` (16 KiB
-                     of gzip that decodes to 16 MiB, sent whatever Accept-Encoding says)
+                     of gzip that decodes to 16 MiB, sent whatever Accept-Encoding says):
+                     a document, judged (it fails)
 ``unreachable``      the host resolves (A record) but its ``connect_to`` entry sends it    unreachable
                      to a loopback port that was bound and closed: connection refused
 ===================  ==================================================================  ============
@@ -251,7 +252,7 @@ def _expected(draft: str, kind: str, variant: str | None) -> str:
     if kind == "broken":
         return _aid_pool()[variant] if draft == "aid" else _http_pool(draft)[variant]
     return {"none": "not-found", "reference": "found", "redirect": "found", "soft-404": "soft-404",
-            "slow": "error", "oversized": "error", "hostile": "error", "unreachable": "unreachable"}[kind]
+            "slow": "unreachable", "oversized": "found", "hostile": "found", "unreachable": "unreachable"}[kind]
 
 
 # ---------------------------------------------------------------------------- HTTP drafts

@@ -1,0 +1,189 @@
+"""``adck scan``: many domains, each scanned once, recorded and judged; resumable.
+
+One process, one asyncio loop: each domain's entry points are asked in a worker thread (at most
+``concurrency`` domains at a time, at most ``rate`` requests a second to one IP address), and a
+domain where something was found is judged on the loop's own thread, one at a time (a judging
+run is a pytest session, which wants the main thread). Each domain's exchanges go to the WARC
+file, then its result lines to the JSON Lines file, each domain whole and flushed: the results
+file is the checkpoint. Started again on the same output, a scan skips every domain the results
+hold, drops the records of a domain it wrote but did not finish, and goes on: killed halfway
+and resumed, no domain is lost and none is judged twice.
+
+Files, for ``--out OUT``: ``OUT.warc.gz`` (and its index ``OUT.warc.gz.idx``), ``OUT.jsonl``
+(one line per domain and draft), ``OUT.summary.json`` and ``OUT.summary.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from conformance.scan import warc
+from conformance.scan.domain import DraftResult, Pacer, ScanOptions, live_recording, scan_domain
+
+if TYPE_CHECKING:
+    from conformance.recording import Recording
+
+#: Default concurrency (domains in flight) and politeness (requests a second to one IP).
+CONCURRENCY, RATE = 32, 2.0
+
+
+@dataclass(frozen=True)
+class Outputs:
+    """The files of one scan, named from ``--out``."""
+
+    prefix: Path
+
+    @property
+    def warc(self) -> Path:
+        return self.prefix.with_name(self.prefix.name + ".warc.gz")
+
+    @property
+    def results(self) -> Path:
+        return self.prefix.with_name(self.prefix.name + ".jsonl")
+
+    @property
+    def summary_json(self) -> Path:
+        return self.prefix.with_name(self.prefix.name + ".summary.json")
+
+    @property
+    def summary_md(self) -> Path:
+        return self.prefix.with_name(self.prefix.name + ".summary.md")
+
+
+@dataclass
+class ScanStats:
+    scanned: int = 0
+    skipped: int = 0
+    left: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+
+
+def read_domains(lines: Iterable[str]) -> list[str]:
+    """The domains of a list, one a line: blank lines and ``#`` comments skipped, case folded,
+    a trailing dot and a URL's scheme and path dropped, repeats dropped (first kept)."""
+    seen: dict[str, None] = {}
+    for raw in lines:
+        text = raw.split("#", 1)[0].strip().lower()
+        if not text:
+            continue
+        text = text.split("://", 1)[-1].split("/", 1)[0].rstrip(".")
+        if text:
+            seen.setdefault(text, None)
+    return list(seen)
+
+
+def resume(out: Outputs, drafts: int) -> set[str]:
+    """The domains a previous run of this scan finished (every draft's line written), the files
+    cut back to them: result lines of an unfinished domain dropped, WARC records written after
+    the last finished domain's cut off (a crash between the two writes)."""
+    done: dict[str, list[str]] = {}
+    if out.results.exists():
+        for line in out.results.read_text("utf-8").splitlines():
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue  # a line cut by the crash
+            done.setdefault(item["domain"], []).append(line)
+    finished = {d for d, lines in done.items() if len(lines) == drafts}
+    if out.results.exists():
+        kept = [line for d, lines in done.items() if d in finished for line in lines]
+        _rewrite(out.results, "".join(line + "\n" for line in kept))
+    spans = [s for s in warc.spans(out.warc) if s.domain in finished] if out.warc.exists() else []
+    if out.warc.exists():
+        end = max((s.offset + s.length for s in spans), default=None)
+        if end is None:  # nothing finished: start the file again
+            out.warc.unlink()
+            warc.index_path(out.warc).unlink(missing_ok=True)
+        else:
+            with open(out.warc, "r+b") as handle:
+                handle.truncate(end)
+            _rewrite(warc.index_path(out.warc), "".join(
+                json.dumps({"domain": s.domain, "offset": s.offset, "length": s.length}) + "\n" for s in spans))
+    return finished
+
+
+def _rewrite(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, "utf-8")
+    os.replace(temporary, path)
+
+
+async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concurrency: int, rate: float,
+                deadline: float | None, on_domain: Callable[[str, list[DraftResult]], None] | None) -> ScanStats:
+    from conformance import catalog
+    from conformance.dns import Resolver
+
+    specs = options.draft_specs()
+    profiles = [catalog.load(s.partition("@")[0]) for s in specs]
+    stats = ScanStats()
+    finished = resume(out, len(specs))
+    todo = [d for d in domains if d not in finished]
+    stats.skipped = len(domains) - len(todo)
+    pacer = Pacer(rate, Resolver(options.dns()))
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max(1, concurrency), thread_name_prefix="adck-scan"))
+    started = time.monotonic()
+    slots = asyncio.Semaphore(max(1, concurrency))
+    writer = warc.DomainWriter(out.warc, {"adck-scan-drafts": ", ".join(specs), "adck-scan-seed": str(options.seed)})
+    results_file = open(out.results, "a", encoding="utf-8")
+
+    def probe(domain: str) -> tuple["Recording", list[DraftResult]]:
+        recording = live_recording(domain, options, profiles, pacer)
+        return recording, scan_domain(domain, options, recording, warc_name=out.warc.name, judge=False)
+
+    async def one(domain: str) -> None:
+        async with slots:
+            if deadline is not None and time.monotonic() - started > deadline:
+                stats.left += 1
+                return
+            recording, results = await loop.run_in_executor(None, probe, domain)
+            if any(r.status == "found" for r in results):
+                # judging runs pytest, on this (the main) thread: the found drafts again, now judged
+                results = scan_domain(domain, options, recording, warc_name=out.warc.name)
+            writer.write(domain, recording)
+            results_file.write("".join(r.to_json() + "\n" for r in results))
+            results_file.flush()
+            stats.scanned += 1
+            stats.requests += sum(1 for kind, _ in recording.items() if kind == "http")
+            if on_domain is not None:
+                on_domain(domain, results)
+
+    tasks = [asyncio.ensure_future(one(d)) for d in todo]
+    try:
+        await asyncio.gather(*tasks)
+    except asyncio.CancelledError:
+        stats.interrupted = True
+        for task in tasks:
+            task.cancel()
+    finally:
+        writer.close()
+        results_file.close()
+        stats.seconds = time.monotonic() - started
+        stats.left += sum(1 for t in tasks if t.cancelled())
+    return stats
+
+
+def scan(domains: list[str], options: ScanOptions, out: Outputs, *, concurrency: int = CONCURRENCY,
+         rate: float = RATE, deadline: float | None = None,
+         on_domain: Callable[[str, list[DraftResult]], None] | None = None) -> ScanStats:
+    """Scan ``domains`` into ``out`` (resuming what it holds); the summary files are written at the end."""
+    out.prefix.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        stats = asyncio.run(_scan(domains, options, out, concurrency=concurrency, rate=rate, deadline=deadline,
+                                  on_domain=on_domain))
+    except KeyboardInterrupt:
+        stats = ScanStats(interrupted=True)
+    from conformance.scan import summary
+
+    summary.write(out, stats)
+    return stats

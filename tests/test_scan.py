@@ -1,0 +1,169 @@
+"""``adck scan`` and ``adck judge`` on the simulated internet (conformance/world/internet.py):
+every domain classed as its host says; the many-domain scan gives what scanning each domain
+alone gives; the WARC judged offline gives the same lines; killed halfway and resumed, no
+domain is lost or repeated; read-only, polite, and saying what it is."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance import catalog
+from conformance.scan import warc
+from conformance.scan.domain import USER_AGENT, Pacer, ScanOptions, live_recording, scan_domain, scope
+from conformance.scan.judge import judge
+from conformance.scan.run import Outputs, read_domains, scan
+from conformance.world.internet import simulated_internet
+
+TIMEOUT = 1.0  # slow hosts answer after SLOW: a scan sees them unreachable
+SLOW = 2.0
+DRAFTS = ("aiendpoint", "woa", "aidre", "aid")
+
+
+def options(net) -> ScanOptions:  # noqa: ANN001 - a SimulatedInternet
+    return ScanOptions(drafts=DRAFTS, ca_bundle=str(net.ca_bundle), connect_to=tuple(net.connect_to),
+                       nameservers=(net.nameserver,), timeout=TIMEOUT, seed=11)
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def by_key(items: list[dict]) -> dict[tuple[str, str], dict]:
+    return {(i["domain"], i["draft"]): i for i in items}
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory):
+    with simulated_internet(80, seed=5, publishing=0.3, slow_delay=SLOW) as net:
+        out = Outputs(tmp_path_factory.mktemp("scan") / "s")
+        stats = scan(net.domains(), options(net), out, concurrency=8, rate=100)
+        yield net, out, stats
+
+
+def test_every_domain_is_classed_as_its_host_says(scanned) -> None:
+    net, out, stats = scanned
+    got = by_key(lines(out.results))
+    assert stats.scanned == len(net.hosts) and stats.left == 0 and not stats.interrupted
+    assert len(got) == len(net.hosts) * len(DRAFTS)
+    wrong = {(h.domain, d): (h.kinds[d], h.expected[d], got[(h.domain, d)]["status"], got[(h.domain, d)]["detail"])
+             for h in net.hosts for d in DRAFTS if got[(h.domain, d)]["status"] != h.expected[d]}
+    assert not wrong
+    found = [v for v in got.values() if v["status"] == "found"]
+    assert found and all(v["level"] for v in found)  # every document found was judged
+    references = [got[(h.domain, d)] for h in net.hosts for d in DRAFTS if h.kinds[d] == "reference"]
+    assert references and all(not r["failed_must"] for r in references)
+    broken = [got[(h.domain, d)] for h in net.hosts for d in DRAFTS if h.kinds[d].startswith("broken:")
+              and h.expected[d] == "found"]
+    assert broken and any(b["level"] == "non-conformant" for b in broken)
+
+
+def test_the_scan_gives_what_scanning_each_domain_alone_gives(scanned) -> None:
+    net, out, _ = scanned
+    got = by_key(lines(out.results))
+    profiles = [catalog.load(d) for d in DRAFTS]
+    publishers = [h for h in net.hosts if h.publishes][:8]
+    for host in publishers:
+        alone = scan_domain(host.domain, options(net), live_recording(host.domain, options(net), profiles),
+                            warc_name=out.warc.name)
+        for line in alone:
+            assert json.loads(line.to_json()) == got[(host.domain, line.draft)]
+
+
+def test_judge_reproduces_the_scan_offline(scanned, tmp_path: Path) -> None:
+    net, out, _ = scanned
+    again = Outputs(tmp_path / "j")
+    count = judge(out.warc, options(net), again)
+    assert count == len(net.hosts)
+    assert by_key(lines(again.results)) == by_key(lines(out.results))
+    assert json.loads(again.summary_json.read_text()) == json.loads(out.summary_json.read_text())
+
+
+def test_a_scan_is_read_only_polite_and_says_what_it_is(scanned) -> None:
+    net, out, _ = scanned
+    seen = [r for h in net.hosts for r in net.world.log_of(h.domain)]
+    assert seen and {r.method for r in seen} <= {"GET", "HEAD"}
+    profiles = [catalog.load(d) for d in DRAFTS]
+    outside = [f"{r.host}{r.path}" for r in seen
+               if not any(f"https://{r.host}{r.path}".startswith(p) for p in scope(r.host, profiles))
+               and not r.path.startswith("/moved/")]  # a redirect within the host, followed
+    assert not outside
+    agents = {r.headers.get("User-Agent") for r in seen}
+    assert agents == {USER_AGENT}
+    assert all(s.domain in set(net.domains()) for s in warc.spans(out.warc))
+    assert len(warc.spans(out.warc)) == len(net.hosts)
+
+
+def test_pacer_spaces_requests_to_one_address() -> None:
+    class Addresses:
+        def addresses(self, host: str) -> list[str]:
+            return ["127.0.0.9"] if host.startswith("shared") else []
+
+    pacer = Pacer(20.0, Addresses())  # type: ignore[arg-type]
+    stamps: list[tuple[str, float]] = []
+
+    def hit(host: str) -> None:
+        pacer(host)
+        stamps.append((host, time.monotonic()))
+
+    threads = [threading.Thread(target=hit, args=(f"shared-{i}.test",)) for i in range(6)]
+    threads += [threading.Thread(target=hit, args=(f"own-{i}.test",)) for i in range(3)]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    shared = sorted(at for host, at in stamps if host.startswith("shared"))
+    assert all(b - a >= 0.045 for a, b in zip(shared, shared[1:]))  # 20 a second: 50 ms apart
+    assert all(at - started < 0.1 for host, at in stamps if host.startswith("own"))  # no address shared: not held
+
+
+def test_read_domains_folds_and_skips() -> None:
+    assert read_domains(["# a list", "", "Example.COM.", "https://b.example/path", "example.com", " c.example # x"]) \
+        == ["example.com", "b.example", "c.example"]
+
+
+def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path) -> None:
+    with simulated_internet(60, seed=9, publishing=0.25, slow_delay=SLOW) as net:
+        listing = tmp_path / "domains.txt"
+        listing.write_text("\n".join(net.domains()) + "\n")
+        prefix = tmp_path / "s"
+        command = [sys.executable, "-m", "conformance.cli", "scan", str(listing), "--out", str(prefix),
+                   "--ca-bundle", str(net.ca_bundle), "--nameserver", net.nameserver, "--timeout", str(TIMEOUT),
+                   "--concurrency", "4", "--rate", "100", "--no-progress", "--seed", "11"]
+        for c in net.connect_to:
+            command += ["--connect-to", c]
+        for d in DRAFTS:
+            command += ["--draft", d]
+        results = Outputs(prefix).results
+        first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and first.poll() is None:
+            if results.exists() and len(results.read_text().splitlines()) >= 10 * len(DRAFTS):
+                break
+            time.sleep(0.05)
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait()
+        killed_at = len({json.loads(x)["domain"] for x in results.read_text().splitlines() if x.strip().endswith("}")})
+        assert 0 < killed_at < len(net.hosts), "the kill came halfway"
+        second = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        assert second.returncode == 0, second.stderr
+        got = lines(results)
+        keys = [(g["domain"], g["draft"]) for g in got]
+        assert len(keys) == len(set(keys)) == len(net.hosts) * len(DRAFTS)  # none lost, none twice
+        assert all(by_key(got)[(h.domain, d)]["status"] == h.expected[d] for h in net.hosts for d in DRAFTS)
+        path = Outputs(prefix).warc
+        spans = sorted(warc.spans(path), key=lambda s: s.offset)
+        assert sorted(s.domain for s in spans) == sorted(net.domains())
+        # each domain's records once, back to back, nothing after the last: no orphan of the kill
+        assert all(a.offset + a.length == b.offset for a, b in zip(spans, spans[1:]))
+        assert spans[-1].offset + spans[-1].length == path.stat().st_size
+        assert len(warc.read_all(path)) == len(net.hosts)
