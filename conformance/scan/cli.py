@@ -40,6 +40,12 @@ def add_parsers(sub, positive) -> None:  # noqa: ANN001 - argparse's subparsers 
     s.add_argument("--allow-private", action="store_true",
                    help="follow redirects to loopback or private addresses (by default reported, not fetched)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar on the terminal")
+    s.add_argument("--dask", default=None, metavar="local|tcp://HOST:8786",
+                   help="run the scan as Dask tasks: on a LocalCluster of two worker processes (local), or on a "
+                        "cluster's scheduler; each partition writes OUT.part-N.*, merged into OUT.* at the end "
+                        "(pip install 'adck[cluster]')")
+    s.add_argument("--partitions", type=positive(int), default=None, metavar="N",
+                   help="with --dask: how many parts the domain list is cut into (default: two per worker)")
 
     j = sub.add_parser(
         "judge", help="judge a scan's WARC again, offline, under any revision the kit knows",
@@ -107,9 +113,21 @@ def cmd_scan(args: argparse.Namespace, console) -> int:  # noqa: ANN001 - a rich
     out.prefix.parent.mkdir(parents=True, exist_ok=True)
     done = run.resume(out, len(options.draft_specs()))
     progress, on_domain = _progress(len(domains), len(done & set(domains)), args.no_progress)
-    with progress:
-        stats = run.scan(domains, options, out, concurrency=args.concurrency or run.CONCURRENCY,
-                         rate=args.rate or run.RATE, deadline=args.deadline, on_domain=on_domain)
+    if args.dask:
+        try:
+            import distributed  # noqa: F401 - the extra the option needs
+
+            from conformance.scan import cluster
+        except ImportError as exc:
+            print(f"adck scan: --dask needs Dask: pip install 'adck[cluster]' ({exc})", file=sys.stderr)
+            return EXIT_USAGE
+        stats = cluster.scan(domains, options, out, address=args.dask, partitions=args.partitions,
+                             concurrency=args.concurrency or run.CONCURRENCY, rate=args.rate or run.RATE,
+                             deadline=args.deadline)
+    else:
+        with progress:
+            stats = run.scan(domains, options, out, concurrency=args.concurrency or run.CONCURRENCY,
+                             rate=args.rate or run.RATE, deadline=args.deadline, on_domain=on_domain)
     for path in (out.results, out.warc, out.summary_md):
         console.print(f"written: {path}")
     if stats.interrupted:

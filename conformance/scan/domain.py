@@ -62,6 +62,14 @@ class ScanOptions:
             return self.drafts
         return tuple(d for d in catalog.available() if catalog.load(d).scan is not None)
 
+    def cli_args(self) -> list[str]:
+        """These options as ``adck scan`` flags (a Dask task runs ``adck scan`` with them)."""
+        args = [f"--draft={d}" for d in self.draft_specs()] + [f"--connect-to={c}" for c in self.connect_to]
+        args += [f"--nameserver={n}" for n in self.nameservers] + ["--timeout", str(self.timeout), "--seed", str(self.seed)]
+        args += (["--ca-bundle", self.ca_bundle] if self.ca_bundle else []) + (["--max-body", str(self.max_body)] if self.max_body else [])
+        args += (["--allow-private"] if self.allow_private else []) + ([f"--contact={self.contact}"] if self.contact else [])
+        return args
+
     def user_agent(self) -> str:
         return f"{USER_AGENT[:-1]}; contact: {self.contact})" if self.contact else USER_AGENT
 
