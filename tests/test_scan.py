@@ -167,3 +167,22 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
         assert all(a.offset + a.length == b.offset for a, b in zip(spans, spans[1:]))
         assert spans[-1].offset + spans[-1].length == path.stat().st_size
         assert len(warc.read_all(path)) == len(net.hosts)
+
+
+def test_the_summary_page_plots_adoption_levels_and_failures(scanned) -> None:
+    net, out, _ = scanned
+    page = out.summary_html.read_text("utf-8")
+    assert page.startswith("<!doctype html>") and "<script" not in page
+    for heading in ("Adoption", "Conformance levels", "Clauses failed most often"):
+        assert heading in page
+    data = json.loads(out.summary_json.read_text())
+    for draft, d in data["drafts"].items():
+        assert f"{d['statuses']['found']} of {len(net.hosts)}" in page
+
+
+def test_wilson_interval() -> None:
+    from conformance.scan.summary import wilson
+
+    low, high = wilson(5, 100)
+    assert 0.02 < low < 0.05 < high < 0.12
+    assert wilson(0, 0) == (0.0, 0.0) and wilson(0, 50)[0] == 0.0 and wilson(50, 50)[1] == 1.0

@@ -17,7 +17,7 @@ def add_parsers(sub, positive) -> None:  # noqa: ANN001 - argparse's subparsers 
         "came back (found, not-found, soft-404, unreachable, error), and judge each document found in the draft's "
         "document and publisher roles. Read-only: GET and HEAD only, the drafts' own paths only, no invocation, "
         "search or registration. Writes OUT.warc.gz (every exchange), OUT.jsonl (one line per domain and draft), "
-        "OUT.summary.json and OUT.summary.md. Started again on the same --out, it resumes: no domain is lost or "
+        "OUT.summary.json, OUT.summary.md and OUT.summary.html (plots). Started again on the same --out, it resumes: no domain is lost or "
         "judged twice. Exit 0: every domain scanned; 1: the deadline left some unscanned; 2: the scan could not "
         "run or was interrupted (run the same command again to go on). docs/scan.md")
     s.add_argument("domains", metavar="DOMAINS", help="a file of domains, one a line (# comments), or - for stdin")
@@ -128,7 +128,7 @@ def cmd_scan(args: argparse.Namespace, console) -> int:  # noqa: ANN001 - a rich
         with progress:
             stats = run.scan(domains, options, out, concurrency=args.concurrency or run.CONCURRENCY,
                              rate=args.rate or run.RATE, deadline=args.deadline, on_domain=on_domain)
-    for path in (out.results, out.warc, out.summary_md):
+    for path in (out.results, out.warc, out.summary_md, out.summary_html):
         console.print(f"written: {path}")
     if stats.interrupted:
         print("adck scan: interrupted; run the same command again to go on (finished domains are kept)", file=sys.stderr)
@@ -154,7 +154,7 @@ def cmd_judge(args: argparse.Namespace, console) -> int:  # noqa: ANN001
     out = run.Outputs(Path(args.out or "reports/judge"))
     count = judge.judge(path, _options(args, drafts), out)
     console.print(f"{count} domains judged from {path}")
-    for written in (out.results, out.summary_md):
+    for written in (out.results, out.summary_md, out.summary_html):
         console.print(f"written: {written}")
     return EXIT_OK
 

@@ -10,7 +10,8 @@ hold, drops the records of a domain it wrote but did not finish, and goes on: ki
 and resumed, no domain is lost and none is judged twice.
 
 Files, for ``--out OUT``: ``OUT.warc.gz`` (and its index ``OUT.warc.gz.idx``), ``OUT.jsonl``
-(one line per domain and draft), ``OUT.summary.json`` and ``OUT.summary.md``.
+(one line per domain and draft), ``OUT.summary.json``, ``OUT.summary.md`` and
+``OUT.summary.html`` (plots).
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class Outputs:
     @property
     def summary_md(self) -> Path:
         return self.prefix.with_name(self.prefix.name + ".summary.md")
+
+    @property
+    def summary_html(self) -> Path:
+        return self.prefix.with_name(self.prefix.name + ".summary.html")
 
 
 @dataclass
