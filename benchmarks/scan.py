@@ -45,6 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rate", type=float, default=50.0, help="requests a second to one IP (8 hosts share one)")
     parser.add_argument("--dask", action="store_true", help="also on a two-worker LocalCluster")
+    parser.add_argument("--check", type=int, default=0, metavar="N",
+                        help="after the single-process scan: judge its WARC offline and compare every line, and "
+                             "scan N sampled domains (half of them publishers) alone and compare their lines")
     args = parser.parse_args(argv)
     judged = {"seconds": 0.0, "runs": 0}
     original = scan_domain_module._judge
@@ -89,7 +92,36 @@ def main(argv: list[str] | None = None) -> int:
                   f"{used / args.domains * 1000:.1f} ms | {_rss_mib():.0f} | {requests / args.domains:.2f} | "
                   f"{runs_count} | {share} |")
             assert stats.left == 0
+            if address is None and args.check:
+                print(check(net, options, out, args.check))
     return 0
+
+
+def check(net, options: ScanOptions, out: Outputs, sample: int) -> str:  # noqa: ANN001 - a SimulatedInternet
+    """The scan's lines against ``adck judge`` on its WARC (every line) and against scanning a
+    sample of domains alone; what differs, or that nothing did."""
+    import random
+
+    from conformance import catalog
+    from conformance.scan.domain import live_recording, scan_domain
+    from conformance.scan.judge import judge
+
+    keyed = {(x["domain"], x["draft"]): x for x in map(json.loads, out.results.read_text().splitlines())}
+    again = Outputs(out.prefix.with_name(out.prefix.name + "-judged"))
+    judge(out.warc, options, again)
+    offline = {(x["domain"], x["draft"]): x for x in map(json.loads, again.results.read_text().splitlines())}
+    differ = [k for k in keyed if keyed[k] != offline.get(k)]
+    rng = random.Random(0)
+    publishers = [h.domain for h in net.hosts if h.publishes]
+    quiet = [h.domain for h in net.hosts if not h.publishes]
+    chosen = rng.sample(publishers, min(len(publishers), sample // 2)) + rng.sample(quiet, min(len(quiet), sample - sample // 2))
+    profiles = [catalog.load(s.partition("@")[0]) for s in options.draft_specs()]
+    alone = [k for d in chosen for r in scan_domain(d, options, live_recording(d, options, profiles), warc_name=out.warc.name)
+             for k in [(d, r.draft)] if json.loads(r.to_json()) != keyed[k]]
+    return (f"\ncheck: adck judge on the WARC gave {len(keyed) - len(differ)} of {len(keyed)} lines the same"
+            f"{' (differing: ' + ', '.join(map(str, differ[:5])) + ')' if differ else ''}; {len(chosen)} domains "
+            f"scanned alone ({min(len(publishers), sample // 2)} publishers) gave the same lines"
+            f"{'' if not alone else ' except ' + ', '.join(map(str, alone[:5]))}")
 
 
 if __name__ == "__main__":

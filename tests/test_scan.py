@@ -186,3 +186,31 @@ def test_wilson_interval() -> None:
     low, high = wilson(5, 100)
     assert 0.02 < low < 0.05 < high < 0.12
     assert wilson(0, 0) == (0.0, 0.0) and wilson(0, 50)[0] == 0.0 and wilson(50, 50)[1] == 1.0
+
+
+def test_a_deadline_leaves_the_rest_for_a_resumed_run(tmp_path: Path) -> None:
+    with simulated_internet(12, seed=2, publishing=0.0) as net:
+        out = Outputs(tmp_path / "d")
+        stopped = scan(net.domains(), options(net), out, concurrency=2, rate=100, deadline=1e-9)
+        assert stopped.left == len(net.hosts) and stopped.scanned == 0
+        resumed = scan(net.domains(), options(net), out, concurrency=2, rate=100)
+        assert resumed.scanned == len(net.hosts) and resumed.left == 0
+        assert len(lines(out.results)) == len(net.hosts) * len(DRAFTS)
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["scan", "{empty}"], "no domain"),
+    (["scan", "{list}", "--draft", "adp"], "has no entry point"),
+    (["scan", "{list}", "--draft", "aid@v1,v2.1"], "one revision per draft"),
+    (["scan", "{missing}"], "No such file"),
+    (["judge", "{missing}"], "no such file"),
+])
+def test_the_commands_refuse_with_one_line(argv: list[str], said: str, tmp_path: Path, capsys) -> None:
+    from conformance import cli
+
+    (tmp_path / "empty.txt").write_text("# nothing\n")
+    (tmp_path / "list.txt").write_text("example.test\n")
+    names = {"{empty}": str(tmp_path / "empty.txt"), "{list}": str(tmp_path / "list.txt"),
+             "{missing}": str(tmp_path / "missing.txt")}
+    code = cli.main([names.get(a, a) for a in argv] + ["--out", str(tmp_path / "o")])
+    assert code == 2 and said in capsys.readouterr().err
