@@ -532,7 +532,9 @@ class Fetcher:
         guard = not (self.config.allow_private or is_private_address(trusted))
         for hop in range(self.limits.max_redirects + 1):
             other_host = current.host != trusted
-            exchange = self._send(method, current, headers, content, guard=guard and other_host,
+            # a scan guards every host, the one named included (conformance.recording)
+            public_only = self.config.recording is not None and self.config.recording.public_only
+            exchange = self._send(method, current, headers, content, guard=guard and (other_host or public_only),
                                   credentials=credentials, redirected=hop > 0)
             exchange.cross_origin = (current.scheme, current.host, current.port) != (first.scheme, first.host, first.port)
             result.exchanges.append(exchange)
@@ -625,6 +627,9 @@ class Fetcher:
             if private and redirected:
                 exchange.error = ("private-redirect", f"redirect to {request.url.host}: {private}; reported, not "
                                   "fetched (--allow-private follows it)")
+            elif private and self.config.recording is not None and self.config.recording.public_only:
+                exchange.error = (PRIVATE_ADDRESS, f"{request.url}: {private}; a scan connects to no loopback or "
+                                  "private address, its domains' own included; not fetched (--allow-private fetches it)")
             elif private:
                 exchange.error = (PRIVATE_ADDRESS, f"{request.url} is not the host the user named, and {private}: "
                                   "the kit does not send a URL taken from the target to this machine or a private "

@@ -73,6 +73,9 @@ class Recording:
     pace: "Callable[[str], None] | None" = field(default=None, repr=False, compare=False)
     #: The User-Agent a live recording's requests carry instead of the kit's (a scan says what it is).
     user_agent: str | None = None
+    #: Connect to no loopback or private address, the domain's own included: a scan's user names
+    #: domains by the thousand, not the addresses their DNS gives (``--allow-private`` lifts it).
+    public_only: bool = False
     http: dict[tuple, "Exchange"] = field(default_factory=dict)
     dns: dict[str, "TxtAnswer"] = field(default_factory=dict)
     #: The order requests were first made in: ("http", key) or ("dns", name).

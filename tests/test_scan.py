@@ -214,3 +214,11 @@ def test_the_commands_refuse_with_one_line(argv: list[str], said: str, tmp_path:
              "{missing}": str(tmp_path / "missing.txt")}
     code = cli.main([names.get(a, a) for a in argv] + ["--out", str(tmp_path / "o")])
     assert code == 2 and said in capsys.readouterr().err
+
+
+def test_a_domain_whose_address_is_private_is_not_connected_to(tmp_path: Path) -> None:
+    """localhost resolves to loopback: a scan (without --allow-private) refuses to connect."""
+    out = Outputs(tmp_path / "p")
+    scan(["localhost"], ScanOptions(drafts=("aiendpoint",), timeout=TIMEOUT), out, concurrency=1, rate=100)
+    line = lines(out.results)[0]
+    assert line["status"] == "unreachable" and "private-address" in line["detail"]

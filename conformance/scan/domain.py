@@ -155,7 +155,7 @@ def live_recording(domain: str, options: ScanOptions, profiles: list[catalog.Pro
     """The recording a scan of ``domain`` keeps: read-only, within the drafts' entry points,
     paced, saying it is a scan."""
     return Recording(live=True, read_only=True, scope=scope(domain, profiles), pace=pace,
-                     user_agent=options.user_agent())
+                     user_agent=options.user_agent(), public_only=not options.allow_private)
 
 
 def scan_domain(domain: str, options: ScanOptions, recording: Recording, *, warc_name: str = "SCAN.warc.gz",
