@@ -185,13 +185,26 @@ class AtMostFiveLabels(VersionedAidClient):
         return super().query_name(".".join(domain.strip().rstrip(".").split(".")[-5:]))
 
 
-class RetriesParent(VersionedAidClient):
-    """Retries _agent.<parent> once when the exact host has no record (AID-2.3-23)."""
+class _RequestsProtocol(VersionedAidClient):
+    """Keeps the protocol the application requested for ``lookup``: the walks of 2.3 step 2 and
+    2.4 take one path (no protocol requested) or the other (a protocol requested, 2.4's last
+    rule), so that each broken client breaks one of the three sentences."""
+
+    requested: str | None = None
+
+    def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
+                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
+        self.requested = protocol
+        return super().discover(domain, now, user, platform, policy, protocol)
+
+
+class RetriesParent(_RequestsProtocol):
+    """Retries _agent.<parent> once when the exact host has no record, no protocol requested (AID-2.3-23)."""
 
     def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
         answer = super().lookup(domain, name, now)
         parent = _parent(name)
-        if answer.status in ("nxdomain", "nodata") and parent:
+        if not self.requested and answer.status in ("nxdomain", "nodata") and parent:
             again = self.resolver.txt(parent)
             return again if _ok(again) else answer
         return answer
@@ -210,13 +223,13 @@ class RetriesParentOnFailure(VersionedAidClient):
         return answer
 
 
-class WalksFromGrandparent(VersionedAidClient):
-    """With no record, walks up from the grandparent to the top (AID-2.4-03)."""
+class WalksFromGrandparent(_RequestsProtocol):
+    """With no record and no protocol requested, walks up from the grandparent to the top (AID-2.4-03)."""
 
     def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
         answer = super().lookup(domain, name, now)
         levels = 2
-        while answer.status in ("nxdomain", "nodata") and (above := _parent(name, levels)):
+        while not self.requested and answer.status in ("nxdomain", "nodata") and (above := _parent(name, levels)):
             again = self.resolver.txt(above)
             if _ok(again):
                 return again
@@ -224,29 +237,19 @@ class WalksFromGrandparent(VersionedAidClient):
         return answer
 
 
-class WalksUpDeepNames(VersionedAidClient):
-    """With no record at a host of five labels or more, tries every ancestor (AID-2.4-03)."""
+class WalksUpDeepNames(_RequestsProtocol):
+    """With no record at a host of five labels or more, no protocol requested, tries every ancestor (AID-2.4-03)."""
 
     def lookup(self, domain: str, name: str, now: datetime) -> TxtAnswer:
         answer = super().lookup(domain, name, now)
         levels = 1
-        while len(name.split(".")) > 5 and answer.status in ("nxdomain", "nodata") and (above := _parent(name, levels)):
+        while not self.requested and len(name.split(".")) > 5 and answer.status in ("nxdomain", "nodata") \
+                and (above := _parent(name, levels)):
             again = self.resolver.txt(above)
             if _ok(again):
                 return again
             levels += 1
         return answer
-
-
-class _RequestsProtocol(VersionedAidClient):
-    """Keeps the protocol the application requested for ``lookup`` (a variant of 2.4's last rule)."""
-
-    requested: str | None = None
-
-    def discover(self, domain: str, now: datetime, user: User = User(), platform: str | None = None,
-                 policy: dict[str, Any] | None = None, protocol: str | None = None) -> Found:
-        self.requested = protocol
-        return super().discover(domain, now, user, platform, policy, protocol)
 
 
 class ProtocolWalksUp(_RequestsProtocol):
