@@ -36,31 +36,20 @@ if TYPE_CHECKING:
 CONCURRENCY, RATE = 32, 2.0
 
 
+def _file(suffix: str) -> property:
+    return property(lambda self: self.prefix.with_name(self.prefix.name + suffix))
+
+
 @dataclass(frozen=True)
 class Outputs:
-    """The files of one scan, named from ``--out``."""
+    """The files of one scan, named from ``--out``: ``OUT.warc.gz``, ``OUT.jsonl``, ``OUT.summary.*``."""
 
     prefix: Path
-
-    @property
-    def warc(self) -> Path:
-        return self.prefix.with_name(self.prefix.name + ".warc.gz")
-
-    @property
-    def results(self) -> Path:
-        return self.prefix.with_name(self.prefix.name + ".jsonl")
-
-    @property
-    def summary_json(self) -> Path:
-        return self.prefix.with_name(self.prefix.name + ".summary.json")
-
-    @property
-    def summary_md(self) -> Path:
-        return self.prefix.with_name(self.prefix.name + ".summary.md")
-
-    @property
-    def summary_html(self) -> Path:
-        return self.prefix.with_name(self.prefix.name + ".summary.html")
+    warc = _file(".warc.gz")
+    results = _file(".jsonl")
+    summary_json = _file(".summary.json")
+    summary_md = _file(".summary.md")
+    summary_html = _file(".summary.html")
 
 
 @dataclass
