@@ -610,7 +610,7 @@ class Fetcher:
             exchange = self._exchange(request, exchange, started, redirected)
             if exchange.error and exchange.error[0] in ("private-redirect", PRIVATE_ADDRESS):
                 self.requests_sent -= 1  # refused before it was sent: nothing left the kit
-            elif recording is not None:
+            if recording is not None:  # a refusal too: judged again, it is refused the same way
                 recording.keep(exchange)
             return exchange
         finally:

@@ -222,3 +222,6 @@ def test_a_domain_whose_address_is_private_is_not_connected_to(tmp_path: Path) -
     scan(["localhost"], ScanOptions(drafts=("aiendpoint",), timeout=TIMEOUT), out, concurrency=1, rate=100)
     line = lines(out.results)[0]
     assert line["status"] == "unreachable" and "private-address" in line["detail"]
+    again = Outputs(tmp_path / "j")
+    judge(out.warc, ScanOptions(drafts=("aiendpoint",), timeout=TIMEOUT), again)
+    assert lines(again.results) == [line]  # the refusal is recorded, and judged the same
