@@ -67,10 +67,11 @@ def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTe
     if answer.status != "ok" or not answer.records:
         untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2.1-01)")
     # v1's record: the first whose v is aid1, else the first whose v (trimmed, wherever it
-    # stands) begins with aid (AMB-07); an aid2 record beside it is a later revision's (v2.1 2.2)
+    # stands) begins with aid, else the first without v (AMB-07); an aid2 record beside it is a
+    # later revision's (v2.1 2.2), judged as v1's only when nothing else is there
     versions = [parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "" for r in answer.records]
-    chosen = next((r for r, v in zip(answer.records, versions) if v == "aid1"),
-                  next((r for r, v in zip(answer.records, versions) if v.startswith("aid")), answer.records[0]))
+    ranked = [lambda v: v == "aid1", lambda v: v.startswith("aid") and v != "aid2", lambda v: not v]
+    chosen = next((r for rule in ranked for r, v in zip(answer.records, versions) if rule(v)), answer.records[0])
     others = [r for r in answer.records if r is not chosen]
     return RecordUnderTest(strings=chosen, ttl=answer.ttl, source=answer.name, answer=answer, others=others)
 
@@ -229,7 +230,7 @@ def published(adck_target: Target, request: pytest.FixtureRequest) -> list[Publi
         return [PublishedRecord(strings=strings, ttl=ttl, source=adck_target.description)]
     answer: TxtAnswer = request.getfixturevalue("lookup")
     if answer.status != "ok" or not answer.records:
-        untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail})")
+        untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2-01, AID-2-02)")
     found = [PublishedRecord(strings=r, ttl=answer.ttl, source=answer.name, answer=answer) for r in answer.records]
     return [r for r in found if _aid_like(r.text)]
 
@@ -247,7 +248,8 @@ def records_of(published: list[PublishedRecord], version: str) -> list[Published
 
 #: The clauses that fail when no record of a version is published (each revision's version row
 #: and its record at _agent): what an untestable clause of that version names.
-VERSION_CLAUSES = {"aid1": "AID-2.1-33, AID-2.1-34, AID-2-01", "aid2": "AID-2.1-55, AID-2-02"}
+VERSION_CLAUSES = {"aid1": "AID-2.1-33, AID-2.1-34, AID-2-01",
+                   "aid2": "AID-2.1-54, AID-2.1-55, AID-2.1-46, AID-2-02"}
 
 #: What a keyed record must hold before the kit sends its PKA request, per version: the rule
 #: (conformance.aid.versioned's problem clauses) whose failure leaves no proof to judge.

@@ -14,4 +14,4 @@ def aid_records(request: pytest.FixtureRequest) -> list:
     try:
         return request.getfixturevalue("published")
     except Untestable as exc:
-        untestable(f"{str(exc.msg).removeprefix('untestable: ')} (see AID-2-01)")
+        untestable(f"{str(exc.msg).removeprefix('untestable: ')} (see AID-2-01, AID-2-02)")

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from conformance import redact
 from conformance.aid import versioned
-from conformance.aid.conftest import PublishedRecord, records_of
+from conformance.aid.conftest import VERSION_CLAUSES, PublishedRecord, records_of
 from conformance.outcomes import NotApplicable, Untestable, each_case, not_applicable, untestable
 
 #: The keys and aliases of each version's table (v1.2 2.1; v2.1 2.1 has no kid).
@@ -62,7 +62,8 @@ def shared(published: list[PublishedRecord]) -> list[PublishedRecord]:
     chosen = [r for r in published if r.reading.version in ("aid1", "aid2")]
     if not chosen:
         seen = ", ".join(repr(r.text[:60]) for r in published) or "none"
-        untestable(f"no v=aid1 or v=aid2 record is published (AID records seen: {seen}; see AID-2.1-33, AID-2.1-34, AID-2-01)")
+        untestable(f"no v=aid1 or v=aid2 record is published (AID records seen: {seen}; see "
+                   f"{VERSION_CLAUSES['aid1']}, {VERSION_CLAUSES['aid2']})")
     return chosen
 
 

@@ -36,6 +36,6 @@ def test_0_record_published_at_agent_subdomain(adck_target: Target, lookup: TxtA
              for t in _v1x(adck_resolver.txt(f"{prefix}{domain}"))]
     if not found:
         untestable(f"no v1.x AID record at {lookup.name} nor at {', '.join(p + domain for p in ELSEWHERE)} "
-                   "(see AID-2-01)")
+                   "(see AID-2-01, AID-2-02)")
     violation(f"expected the AID record at {lookup.name}; saw none there ({lookup.status}) but "
               + "; ".join(f"{name}: {text[:60]!r}" for name, text in found), readings=("AMB-66",))

@@ -101,7 +101,7 @@ def test_2_1_record_holds_version(aid_records: list[PublishedRecord]) -> None:
     records = judge.v1x(aid_records)
     if not records:
         judge.aid1(aid_records)  # not applicable when every record is v=aid2 (v2.1's)
-        untestable("no AID record is published (see AID-2-01)")
+        untestable("no AID record is published (see AID-2-01, AID-2-02)")
 
     def check(record: PublishedRecord) -> None:
         if "version" not in record.reading.order:

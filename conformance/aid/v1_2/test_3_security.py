@@ -16,7 +16,7 @@ def test_3_record_signed_with_dnssec(lookup: TxtAnswer) -> None:
     The TXT answer at _agent.<domain> validates: signed, and the chain from the trust anchor
     holds (a signature that does not validate is no signing a client can use)."""
     if lookup.status != "ok":
-        untestable(f"no TXT record at {lookup.name}: {lookup.status} (see AID-2-01)")
+        untestable(f"no TXT record at {lookup.name}: {lookup.status} (see AID-2-01, AID-2-02)")
     if lookup.dnssec == "unsigned":
         violation(f"expected a DNSSEC-signed answer for {lookup.name}; saw no signature (RRSIG)")
     if lookup.dnssec == "invalid":

@@ -15,6 +15,6 @@ def test_4_ttl_between_300_and_900(lookup: TxtAnswer) -> None:
 
     Inclusive: 300 and 900 pass, 299 and 901 fail."""
     if lookup.status != "ok" or lookup.ttl is None:
-        untestable(f"no TXT record at {lookup.name}: {lookup.status} (see AID-2-01)")
+        untestable(f"no TXT record at {lookup.name}: {lookup.status} (see AID-2-01, AID-2-02)")
     if not LOW <= lookup.ttl <= HIGH:
         violation(f"expected a TTL of {LOW}-{HIGH} s on {lookup.name}; saw {lookup.ttl} s")
