@@ -257,6 +257,10 @@ _PROOF_PREREQUISITES = {"aid1": ("AID-2.1-43", "AID-D.1-01", "AID-2.1-44", "AID-
                         "aid2": ("AID-B.1-01", "AID-B.1-02", "AID-2.1-64", "AID-3-22")}
 
 
+#: The clauses a record's key breaks when it is no Ed25519 public key a client decodes, per version.
+_KEY_CLAUSES = {"aid1": "AID-2.1-43, AID-D.1-01", "aid2": "AID-2.1-63, AID-B.1-01, AID-B.1-02"}
+
+
 @dataclass
 class ProofExchange:
     """The kit's PKA request to a published record's endpoint (u) and what came back: the
@@ -328,13 +332,17 @@ def pka_exchanges(adck_target: Target, adck_fetcher: Fetcher, published: list[Pu
                 broken = [p for p in record.reading.problems if p.clause in _PROOF_PREREQUISITES[version]]
                 if broken:
                     untestable(f"the record {record.text[:80]!r} gives no key and endpoint to prove: "
-                               + "; ".join(f"{p.message} (see {p.clause})" for p in broken))
-                if version == "aid2":
-                    try:
-                        pka.decode_key(fields["pka"], version)
-                    except pka.PkaError as error:
-                        untestable(f"the record {record.text[:80]!r} gives no key a client would accept: {error} "
-                                   "(see AID-2.1-63)")
+                               + "; ".join(f"{p.message} (see {p.clause})" for p in broken)
+                               + (f" (see {_KEY_CLAUSES[version]})" if any(p.clause in _KEY_CLAUSES[version] for p in broken) else ""))
+                try:  # a key no client can verify with leaves no proof to judge
+                    from conformance.aid.pka.keys import point_error
+
+                    why = point_error(pka.decode_key(fields["pka"], version))
+                except pka.PkaError as error:
+                    why = str(error)
+                if why:
+                    untestable(f"the record {record.text[:80]!r} gives no key a client would accept: {why} "
+                               f"(see {_KEY_CLAUSES[version]})")
                 if not uri.lower().startswith("https://"):
                     untestable(f"the record's u {uri[:80]!r} is no https:// URL the kit could send the PKA request "
                                f"to (see {'AID-3-03' if version == 'aid1' else 'AID-3-22'})")

@@ -84,3 +84,23 @@ def public_bytes(private_key: Ed25519PrivateKey | bytes) -> bytes:
 
 def _private(key: Ed25519PrivateKey | bytes) -> Ed25519PrivateKey:
     return key if isinstance(key, Ed25519PrivateKey) else Ed25519PrivateKey.from_private_bytes(bytes(key))
+
+
+#: edwards25519's field prime and curve constant d (RFC 8032 5.1).
+_P = 2 ** 255 - 19
+_D = (-121665 * pow(121666, _P - 2, _P)) % _P
+
+
+def point_error(raw: bytes) -> str | None:
+    """Why 32 octets are no Ed25519 public key (RFC 8032 5.1.3 decoding), or None."""
+    y = int.from_bytes(raw, "little")
+    sign, y = y >> 255, y & ((1 << 255) - 1)
+    if y >= _P:
+        return "its y coordinate is not below p = 2^255 - 19 (a non-canonical encoding, RFC 8032 5.1.3 step 1)"
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x2 = u * pow(v, _P - 2, _P) % _P
+    if x2 == 0:
+        return "x is 0 with the sign bit set (RFC 8032 5.1.3 step 4)" if sign else None
+    if pow(x2, (_P - 1) // 2, _P) != 1:
+        return "no point of edwards25519 has that y coordinate (RFC 8032 5.1.3 step 3)"
+    return None
