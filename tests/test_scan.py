@@ -225,3 +225,12 @@ def test_a_domain_whose_address_is_private_is_not_connected_to(tmp_path: Path) -
     again = Outputs(tmp_path / "j")
     judge(out.warc, ScanOptions(drafts=("aiendpoint",), timeout=TIMEOUT), again)
     assert lines(again.results) == [line]  # the refusal is recorded, and judged the same
+
+
+def test_a_result_line_holds_no_secret_and_no_control_character() -> None:
+    from conformance.scan.domain import DraftResult
+
+    secret = "sk_live_51Hc0ffeeDEADbeef0123456789abcdefXYZ"
+    line = DraftResult("a.test", "aiendpoint", "01", "found",
+                       f"HTTP 200 (from https://u:{secret}@a.test/x?token={secret}) \x1b[31m").to_json()
+    assert secret not in line and "\x1b" not in json.loads(line)["detail"]

@@ -107,7 +107,11 @@ class DraftResult:
     replay: str = ""
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        """The line, its one string from the target (``detail``: a URL, a header) made safe as every
+        report's strings are: no control characters, secrets redacted, capped."""
+        from conformance.reports.safe import text
+
+        return json.dumps({**asdict(self), "detail": text(self.detail)}, sort_keys=True)
 
 
 class Pacer:
