@@ -234,3 +234,22 @@ def test_a_result_line_holds_no_secret_and_no_control_character() -> None:
     line = DraftResult("a.test", "aiendpoint", "01", "found",
                        f"HTTP 200 (from https://u:{secret}@a.test/x?token={secret}) \x1b[31m").to_json()
     assert secret not in line and "\x1b" not in json.loads(line)["detail"]
+
+
+def test_a_fault_of_the_kit_on_one_domain_does_not_end_the_scan(tmp_path: Path, monkeypatch) -> None:
+    from conformance.scan import run as scan_run
+
+    real = scan_run.scan_domain
+
+    def flaky(domain, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        if domain == "b.example":
+            raise RuntimeError("boom")
+        return real(domain, *args, **kwargs)
+
+    monkeypatch.setattr(scan_run, "scan_domain", flaky)
+    out = Outputs(tmp_path / "f")
+    stats = scan(["localhost", "b.example"], ScanOptions(drafts=("aiendpoint",), timeout=TIMEOUT), out,
+                 concurrency=1, rate=100)
+    got = by_key(lines(out.results))
+    assert stats.scanned == 2 and got[("b.example", "aiendpoint")]["status"] == "error"
+    assert "RuntimeError: boom" in got[("b.example", "aiendpoint")]["detail"]

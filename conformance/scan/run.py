@@ -140,10 +140,16 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
             if deadline is not None and time.monotonic() - started > deadline:
                 stats.left += 1
                 return
-            recording, results = await loop.run_in_executor(None, probe, domain)
-            if any(r.status == "found" for r in results):
-                # judging runs pytest, on this (the main) thread: the found drafts again, now judged
-                results = scan_domain(domain, options, recording, warc_name=out.warc.name)
+            try:
+                recording, results = await loop.run_in_executor(None, probe, domain)
+                if any(r.status == "found" for r in results):
+                    # judging runs pytest, on this (the main) thread: the found drafts again, now judged
+                    results = scan_domain(domain, options, recording, warc_name=out.warc.name)
+            except Exception as exc:  # noqa: BLE001 - a fault of the kit on one domain never ends the scan
+                recording = live_recording(domain, options, profiles)
+                results = [DraftResult(domain, spec.partition("@")[0], spec.partition("@")[2], "error",
+                                       f"the kit failed on this domain ({type(exc).__name__}: {exc}); "
+                                       "please report it") for spec in specs]
             writer.write(domain, recording)
             results_file.write("".join(r.to_json() + "\n" for r in results))
             results_file.flush()
