@@ -106,7 +106,27 @@ def _sample(syntax: str, profile: catalog.Profile, tmp_path: Path, dns_port: int
         "cmd": (f"cmd:{sys.executable} -m {client.adapter}", [client.role], {}),
         "DOMAIN": ("nothing.adck.test", [profile.server_role], {"nameservers": [f"127.0.0.1:{dns_port}"]}),
         "txt": ("txt:v=aid1;uri=https://a.adck.test/mcp;proto=mcp", ["document"], {}),
+        "warc": (f"warc:{_recorded(tmp_path)}#nothing.adck.test", [profile.server_role], {}),
     }[syntax.split(":")[0].split(" ")[0].split("://")[0]]
+
+
+def _recorded(tmp_path: Path) -> Path:
+    """A scan's WARC holding one domain that published nothing (a 404, no _agent record)."""
+    from conformance.dns import TxtAnswer
+    from conformance.fetch import Exchange
+    from conformance.recording import Recording
+    from conformance.scan import warc
+
+    path = tmp_path / "scan.warc.gz"
+    if not path.exists():
+        recording = Recording(live=True)
+        recording.keep(Exchange(method="GET", url="https://nothing.adck.test/.well-known/ai",
+                                request_headers={"accept": "application/json"}, status=404, reason="Not Found",
+                                http_version="HTTP/1.1", body=b"not found"))
+        recording.keep_txt(TxtAnswer(name="_agent.nothing.adck.test", status="nxdomain", detail="NXDOMAIN"))
+        with warc.DomainWriter(path) as writer:
+            writer.write("nothing.adck.test", recording)
+    return path
 
 
 @pytest.mark.parametrize("draft", catalog.available())

@@ -173,14 +173,30 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
     return stats
 
 
+def _run_to_the_end(coroutine):  # noqa: ANN001, ANN202 - a coroutine and its value
+    """The scan's own event loop, run to the end on this thread, whatever another library left
+    here: Playwright's synchronous API leaves its loop marked running on the thread it used. A
+    scan is a synchronous call, so that loop is set aside while it runs, and given back; the
+    thread's current loop is left alone (a loop factory: asyncio.Runner does not set it)."""
+    from asyncio import events
+
+    other = events._get_running_loop()
+    events._set_running_loop(None)
+    try:
+        with asyncio.Runner(loop_factory=asyncio.new_event_loop) as runner:
+            return runner.run(coroutine)
+    finally:
+        events._set_running_loop(other)
+
+
 def scan(domains: list[str], options: ScanOptions, out: Outputs, *, concurrency: int = CONCURRENCY,
          rate: float = RATE, deadline: float | None = None,
          on_domain: Callable[[str, list[DraftResult]], None] | None = None) -> ScanStats:
     """Scan ``domains`` into ``out`` (resuming what it holds); the summary files are written at the end."""
     out.prefix.parent.mkdir(parents=True, exist_ok=True)
     try:
-        stats = asyncio.run(_scan(domains, options, out, concurrency=concurrency, rate=rate, deadline=deadline,
-                                  on_domain=on_domain))
+        stats = _run_to_the_end(_scan(domains, options, out, concurrency=concurrency, rate=rate, deadline=deadline,
+                                      on_domain=on_domain))
     except KeyboardInterrupt:
         stats = ScanStats(interrupted=True)
     from conformance.scan import summary

@@ -16,7 +16,7 @@ from conformance.targets import Target, TargetError, TargetOptions
 
 
 class RecordedTargets:
-    help = "warc:SCAN.warc.gz#DOMAIN  a domain as `adck scan` recorded it, judged offline (nothing is sent)"
+    help = "warc:SCAN.warc.gz#HOST  a domain as `adck scan` recorded it, judged offline (nothing is sent)"
 
     def create(self, spec: str, options: TargetOptions) -> Target:
         from conformance import catalog

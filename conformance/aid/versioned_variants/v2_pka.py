@@ -536,6 +536,19 @@ class Aid1AfterFailedProof(VersionedAidClient):
         return found
 
 
+class SkipsProofBesideAid1(VersionedAidClient):
+    """When a valid aid1 record stands beside the selected aid2 one (a migration, v2.1 2.2), takes
+    DNS as vouching for the pair and sends no PKA request for the aid2 record's k (AID-3-24)."""
+
+    def prove(self, fields: dict[str, str], domain: str, now: datetime, knobs: dict[str, str]) -> tuple[bool, str, bool]:
+        memory = self.memory.get(domain)
+        texts = self.texts(memory.answer) if memory is not None and memory.answer is not None else []
+        if fields.get("version") == "aid2" and any(versioned.read(t).version == "aid1" and versioned.read(t).valid
+                                                   for t in texts):
+            return True, "", knobs.get("domain-binding") != "off"
+        return super().prove(fields, domain, now, knobs)
+
+
 # ---------------------------------------------------------------- 3: local execution
 
 class ConsentPerDomain(VersionedAidClient):
@@ -793,6 +806,7 @@ VARIANTS = {
     "v2-dnssec-failure-ignored": DnssecFailureIgnored,
     "v2-keyed-record-unvalidated": KeyedRecordUnvalidated,
     "v2-fallback-key-dropped": FallbackKeyDropped,
+    "v2-skips-proof-beside-aid1": SkipsProofBesideAid1,
     "v2-aid1-after-failed-proof": Aid1AfterFailedProof,
     "v2-local-consent-per-domain": ConsentPerDomain,
     "v2-local-shell-command": ShellCommand,
