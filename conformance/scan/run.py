@@ -54,6 +54,9 @@ class Outputs:
 
 @dataclass
 class ScanStats:
+    """What one run of a scan did: domains scanned now, found finished by an earlier run (a
+    resume), left unscanned (the deadline, an interruption); HTTP requests; seconds."""
+
     scanned: int = 0
     skipped: int = 0
     left: int = 0
