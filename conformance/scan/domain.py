@@ -24,7 +24,6 @@ import json
 import threading
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
 
 from conformance import __version__, api, catalog, revisions
 from conformance.dns import DnsConfig, Resolver, a_label
