@@ -228,10 +228,7 @@ def _response(exchange: Exchange, record) -> None:  # noqa: ANN001 - a warcio re
 
 def domains(path: Path) -> Iterator[str]:
     """The domains a scan's WARC holds, in the order written."""
-    seen = []
-    for span in sorted(spans(path), key=lambda s: s.offset):
-        seen.append(span.domain)
-    yield from seen
+    yield from (span.domain for span in sorted(spans(path), key=lambda s: s.offset))
 
 
 def scanned_drafts(path: Path) -> tuple[str, ...]:
