@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--publishing", type=float, default=0.05)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--rate", type=float, default=50.0, help="requests a second to one IP (8 hosts share one)")
+    parser.add_argument("--judges", type=int, default=2,
+                        help="also with N worker processes judging the documents found (0: not)")
     parser.add_argument("--dask", action="store_true", help="also on a two-worker LocalCluster")
     parser.add_argument("--check", type=int, default=0, metavar="N",
                         help="after the single-process scan: judge its WARC offline and compare every line, and "
@@ -68,13 +70,15 @@ def main(argv: list[str] | None = None) -> int:
             tempfile.TemporaryDirectory() as folder:
         options = ScanOptions(drafts=("aiendpoint", "woa", "aidre", "aid"), ca_bundle=str(net.ca_bundle),
                               connect_to=tuple(net.connect_to), nameservers=(net.nameserver,), timeout=2.0, seed=1)
-        runs = [("single process", None)] + ([("LocalCluster, 2 workers", "local")] if args.dask else [])
-        for name, address in runs:
-            out = Outputs(Path(folder) / name.split()[0].lower().strip(","))
+        runs = [("single process", None, 0)]
+        runs += [(f"one process, {args.judges} judging workers", None, args.judges)] if args.judges else []
+        runs += [("LocalCluster, 2 workers", "local", 0)] if args.dask else []
+        for name, address, judges in runs:
+            out = Outputs(Path(folder) / f"{name.split()[0].lower().strip(',')}-{judges}")
             cpu, started = _cpu(), time.monotonic()
             judged.update(seconds=0.0, runs=0)
             if address is None:
-                stats = scan(net.domains(), options, out, concurrency=args.concurrency, rate=args.rate)
+                stats = scan(net.domains(), options, out, concurrency=args.concurrency, rate=args.rate, judges=judges)
             else:
                 from conformance.scan import cluster
 
@@ -86,13 +90,14 @@ def main(argv: list[str] | None = None) -> int:
             from conformance.scan import warc
 
             requests = sum(sum(1 for kind, _ in rec.items() if kind == "http") for rec in warc.read_all(out.warc).values())
-            share = f"{judged['seconds'] / seconds:.0%}" if address is None else "n/a (in the workers)"
-            runs_count = judged["runs"] if address is None else sum(1 for x in lines if x["status"] == "found")
+            alone = address is None and not judges
+            share = f"{judged['seconds'] / seconds:.0%}" if alone else "n/a (in the workers)"
+            runs_count = judged["runs"] if alone else sum(1 for x in lines if x["status"] == "found")
             print(f"| {name} | {args.domains} | {args.publishing:.0%} | {seconds:.1f} | {args.domains / seconds:.1f} | "
                   f"{used / args.domains * 1000:.1f} ms | {_rss_mib():.0f} | {requests / args.domains:.2f} | "
                   f"{runs_count} | {share} |")
             assert stats.left == 0
-            if address is None and args.check:
+            if alone and args.check:
                 print(check(net, options, out, args.check))
     return 0
 

@@ -11,6 +11,7 @@ request only when its origin, hop by hop, is one the user named.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import socket
@@ -452,6 +453,27 @@ def _tls_version(response: httpx.Response) -> str | None:
         return None
 
 
+def verifying_context(ca_bundle: "Path | None") -> ssl.SSLContext:
+    """The kit's verifying TLS context for ``ca_bundle`` (None: the system's roots): hostname
+    checked, certificate required. One per bundle file as it stands (its path, size and time),
+    shared by every fetcher of the process: loading the roots costs more than a request."""
+    if ca_bundle is None:
+        return _verifying_context(None, 0, 0)
+    try:
+        stat = Path(ca_bundle).stat()
+    except OSError:  # not cached: the context's own load says what is wrong with the file
+        return _verifying_context.__wrapped__(str(ca_bundle), 0, 0)
+    return _verifying_context(str(ca_bundle), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _verifying_context(cafile: str | None, size: int, mtime_ns: int) -> ssl.SSLContext:  # noqa: ARG001 - the key
+    ctx = ssl.create_default_context(cafile=cafile)
+    ctx.check_hostname = True
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    return ctx
+
+
 class Fetcher:
     """Sends the kit's requests to one target, within :class:`Limits`, and remembers them.
 
@@ -464,12 +486,7 @@ class Fetcher:
         broken reference agents use it to mis-validate on purpose; nothing else should)."""
         self.config = config
         self.limits = config.limits
-        if ssl_context is not None:
-            ctx = ssl_context
-        else:
-            ctx = ssl.create_default_context(cafile=str(config.ca_bundle) if config.ca_bundle else None)
-            ctx.check_hostname = True
-            ctx.verify_mode = ssl.CERT_REQUIRED
+        ctx = ssl_context if ssl_context is not None else verifying_context(config.ca_bundle)
         no_cookies = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
         self._deadline = _Deadline()
         self._client = _Client(

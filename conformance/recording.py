@@ -44,6 +44,16 @@ def request_key(method: str, url: str, headers: dict[str, str], body: bytes = b"
     return method.upper(), url, chosen, bytes(body)
 
 
+def _frozen(exchange: "Exchange") -> "Exchange":
+    """A copy of ``exchange`` that later changes to either leave alone: its two mutable fields
+    copied, the rest (strings, bytes, tuples) shared. (``copy.deepcopy`` did the same, at ten
+    times the cost, for every request of a scan.)"""
+    from dataclasses import replace
+
+    return replace(exchange, request_headers=dict(exchange.request_headers),
+                   response_headers=list(exchange.response_headers))
+
+
 def refusal(item: Any) -> tuple[str, str] | None:
     """(kind, detail) when ``item`` (an exchange or a TXT answer) is a request the recorded world
     refused, else None."""
@@ -89,7 +99,7 @@ class Recording:
         key = request_key(exchange.method, exchange.url, exchange.request_headers, exchange.request_body)
         with self._lock:
             held = self.http.get(key)
-        return copy.deepcopy(held) if held is not None else None
+        return _frozen(held) if held is not None else None
 
     def refuse(self, exchange: "Exchange", redirected: bool = False) -> tuple[str, str] | None:
         """Why this request, not held, may not be sent (offline, read-only, out of scope), or None.
@@ -113,7 +123,7 @@ class Recording:
         key = request_key(exchange.method, exchange.url, exchange.request_headers, exchange.request_body)
         with self._lock:
             if key not in self.http:
-                self.http[key] = copy.deepcopy(exchange)
+                self.http[key] = _frozen(exchange)
                 self.order.append(("http", key))
 
     # ------------------------------------------------------------------ DNS
@@ -152,14 +162,17 @@ class Recording:
             return Recording(live=False, scope=self.scope, read_only=True, http=dict(self.http), dns=dict(self.dns),
                              order=list(self.order))
 
-    def __getstate__(self) -> dict:  # to another process (a Dask worker): no lock, no pacing
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_lock", "pace")}
+    def __getstate__(self) -> dict:
+        """To another process (a judging process of a scan): no lock; the pacing only when it
+        is shared between processes (``portable``: the scan's pacer, reached through its manager)."""
+        state = {k: v for k, v in self.__dict__.items() if k != "_lock"}
+        if not getattr(self.pace, "portable", False):
+            state["pace"] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
-        self.pace = None
 
 
 class Carrier:

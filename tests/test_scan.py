@@ -5,6 +5,7 @@ domain is lost or repeated; read-only, polite, and saying what it is."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -45,7 +46,9 @@ def by_key(items: list[dict]) -> dict[tuple[str, str], dict]:
 def scanned(tmp_path_factory):
     with simulated_internet(80, seed=5, publishing=0.3, slow_delay=SLOW) as net:
         out = Outputs(tmp_path_factory.mktemp("scan") / "s")
-        stats = scan(net.domains(), options(net), out, concurrency=8, rate=100)
+        # judged in two worker processes (conformance.scan.pool), as on this machine by default;
+        # the tests below compare its lines with judging each domain alone and offline, in-process
+        stats = scan(net.domains(), options(net), out, concurrency=8, rate=100, judges=2)
         yield net, out, stats
 
 
@@ -150,8 +153,16 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
             if results.exists() and len(results.read_text().splitlines()) >= 10 * len(DRAFTS):
                 break
             time.sleep(0.05)
-        os.killpg(first.pid, signal.SIGKILL)
+        helpers = _children(first.pid)  # the pacer's manager and the judging workers
+        os.kill(first.pid, signal.SIGKILL)  # the scan alone: its helpers end by themselves
         first.wait()
+        ending = time.monotonic() + 15
+        while time.monotonic() < ending and any(Path(f"/proc/{pid}").exists() for pid in helpers):
+            time.sleep(0.1)
+        left = [pid for pid in helpers if Path(f"/proc/{pid}").exists()]
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(first.pid, signal.SIGKILL)
+        assert helpers and not left, "a judging worker or the pacer's manager outlived the killed scan"
         killed_at = len({json.loads(x)["domain"] for x in results.read_text().splitlines() if x.strip().endswith("}")})
         assert 0 < killed_at < len(net.hosts), "the kill came halfway"
         second = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -167,6 +178,16 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
         assert all(a.offset + a.length == b.offset for a, b in zip(spans, spans[1:]))
         assert spans[-1].offset + spans[-1].length == path.stat().st_size
         assert len(warc.read_all(path)) == len(net.hosts)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def test_the_summary_page_plots_adoption_levels_and_failures(scanned) -> None:
@@ -203,6 +224,8 @@ def test_a_deadline_leaves_the_rest_for_a_resumed_run(tmp_path: Path) -> None:
     (["scan", "{list}", "--draft", "adp"], "has no entry point"),
     (["scan", "{list}", "--draft", "aid@v1,v2.1"], "one revision per draft"),
     (["scan", "{missing}"], "No such file"),
+    (["scan", "{list}", "--judges", "-1"], "0 or more"),
+    (["scan", "{list}", "--judges", "two"], "0 or more"),
     (["judge", "{missing}"], "no such file"),
 ])
 def test_the_commands_refuse_with_one_line(argv: list[str], said: str, tmp_path: Path, capsys) -> None:
@@ -212,7 +235,10 @@ def test_the_commands_refuse_with_one_line(argv: list[str], said: str, tmp_path:
     (tmp_path / "list.txt").write_text("example.test\n")
     names = {"{empty}": str(tmp_path / "empty.txt"), "{list}": str(tmp_path / "list.txt"),
              "{missing}": str(tmp_path / "missing.txt")}
-    code = cli.main([names.get(a, a) for a in argv] + ["--out", str(tmp_path / "o")])
+    try:
+        code = cli.main([names.get(a, a) for a in argv] + ["--out", str(tmp_path / "o")])
+    except SystemExit as exc:  # argparse's own refusal of a value (its usage line, then the error)
+        code = exc.code
     assert code == 2 and said in capsys.readouterr().err
 
 

@@ -26,6 +26,9 @@ def add_parsers(sub, positive) -> None:  # noqa: ANN001 - argparse's subparsers 
                    help="domains scanned at once (default 32)")
     s.add_argument("--rate", type=positive(float), default=None, metavar="R",
                    help="requests a second to one IP address at most (default 2)")
+    s.add_argument("--judges", type=_count, default=None, metavar="N",
+                   help="worker processes judging the documents found (default: one per core; 0: judge in the "
+                        "scan's own process, one at a time)")
     s.add_argument("--deadline", type=positive(float), default=None, metavar="S",
                    help="stop starting new domains after S seconds (the rest is left for a resumed run)")
     s.add_argument("--contact", default="", metavar="TEXT",
@@ -55,6 +58,17 @@ def add_parsers(sub, positive) -> None:  # noqa: ANN001 - argparse's subparsers 
         "OUT.summary.md. docs/scan.md")
     j.add_argument("warc", metavar="SCAN.warc.gz", help="a WARC file written by adck scan")
     _common(j, positive)
+
+
+def _count(text: str) -> int:
+    """A whole number, 0 or more (``--judges``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, not {text!r}")
+    return value
 
 
 def _common(p: argparse.ArgumentParser, positive) -> None:  # noqa: ANN001
@@ -127,7 +141,8 @@ def cmd_scan(args: argparse.Namespace, console) -> int:  # noqa: ANN001 - a rich
     else:
         with progress:
             stats = run.scan(domains, options, out, concurrency=args.concurrency or run.CONCURRENCY,
-                             rate=args.rate or run.RATE, deadline=args.deadline, on_domain=on_domain)
+                             rate=args.rate or run.RATE, deadline=args.deadline, on_domain=on_domain,
+                             judges=run.JUDGES if args.judges is None else args.judges)
     for path in (out.results, out.warc, out.summary_md, out.summary_html):
         console.print(f"written: {path}")
     if stats.interrupted:

@@ -50,7 +50,8 @@ def scan(domains: list[str], options: ScanOptions, out: Outputs, *, address: str
             workers = max(1, len(client.scheduler_info().get("workers", {})))
             count = max(1, min(len(domains), partitions or 2 * workers))
             parts = [domains[i::count] for i in range(count)]
-            arguments = options.cli_args() + ["--concurrency", str(concurrency), "--rate", str(rate)]
+            # each partition judges in its own process: the cluster's workers are the cores
+            arguments = options.cli_args() + ["--concurrency", str(concurrency), "--rate", str(rate), "--judges", "0"]
             if deadline is not None:
                 arguments += ["--deadline", str(deadline)]
             futures = [client.submit(scan_part, part, str(part_outputs(out, i).prefix), arguments, pure=False)

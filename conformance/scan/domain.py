@@ -20,6 +20,7 @@ paths ``[scan]`` lists at the domain's own names (``conformance.recording``).
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -125,15 +126,20 @@ class Pacer:
         self._lock = threading.Lock()
 
     def __call__(self, host: str) -> None:
+        wait = self.delay(host)
+        if wait > 0:
+            time.sleep(wait)
+
+    def delay(self, host: str) -> float:
+        """Seconds to wait before a request to ``host`` may go: its slot, taken now."""
         if not self.interval:
-            return
+            return 0.0
         key = self._address(host.lower())
         with self._lock:
             now = time.monotonic()
             at = max(now, self._next.get(key, 0.0))
             self._next[key] = at + self.interval
-        if at > now:
-            time.sleep(at - now)
+        return at - now
 
     def _address(self, host: str) -> str:
         with self._lock:
@@ -172,7 +178,7 @@ def scan_domain(domain: str, options: ScanOptions, recording: Recording, *, warc
         resolver = Resolver(dns)
         for spec in options.draft_specs():
             short = spec.partition("@")[0]
-            profile = catalog.load(short)
+            profile = _profile(short)
             entry = profile.scan
             revision = spec.partition("@")[2] or revisions.judged(short).name
             if entry is None:
@@ -184,6 +190,12 @@ def scan_domain(domain: str, options: ScanOptions, recording: Recording, *, warc
                 _judge(result, spec, domain, entry, options, recording, profile, warc_name)
             results.append(result)
     return results
+
+
+@functools.lru_cache(maxsize=None)
+def _profile(short: str) -> catalog.Profile:
+    """A draft's profile, read once per process (a scan asks for it for every domain)."""
+    return catalog.load(short)
 
 
 def classify(domain: str, entry: catalog.ScanEntry, fetcher: Fetcher, resolver: Resolver) -> tuple[str, str]:

@@ -28,12 +28,15 @@ from typing import TYPE_CHECKING
 
 from conformance.scan import warc
 from conformance.scan.domain import DraftResult, Pacer, ScanOptions, live_recording, scan_domain
+from conformance.scan.pool import judge
 
 if TYPE_CHECKING:
     from conformance.recording import Recording
 
 #: Default concurrency (domains in flight) and politeness (requests a second to one IP).
 CONCURRENCY, RATE = 32, 2.0
+#: Default worker processes judging the documents found: one per core this process may use.
+JUDGES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _file(suffix: str) -> property:
@@ -116,7 +119,8 @@ def _rewrite(path: Path, text: str) -> None:
 
 
 async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concurrency: int, rate: float,
-                deadline: float | None, on_domain: Callable[[str, list[DraftResult]], None] | None) -> ScanStats:
+                deadline: float | None, on_domain: Callable[[str, list[DraftResult]], None] | None,
+                judges: int) -> ScanStats:
     from conformance import catalog
     from conformance.dns import Resolver
 
@@ -126,7 +130,12 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
     finished = resume(out, len(specs))
     todo = [d for d in domains if d not in finished]
     stats.skipped = len(domains) - len(todo)
-    pacer = Pacer(rate, Resolver(options.dns()))
+    pool = None
+    if judges > 0 and todo:
+        from conformance.scan.pool import JudgingPool
+
+        pool = JudgingPool(judges, rate, options)
+    pacer = pool.pace if pool is not None else Pacer(rate, Resolver(options.dns()))
     loop = asyncio.get_running_loop()
     loop.set_default_executor(ThreadPoolExecutor(max(1, concurrency), thread_name_prefix="adck-scan"))
     started = time.monotonic()
@@ -145,7 +154,11 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
                 return
             try:
                 recording, results = await loop.run_in_executor(None, probe, domain)
-                if any(r.status == "found" for r in results):
+                if any(r.status == "found" for r in results) and pool is not None:
+                    # the found drafts again, now judged, in a worker process (conformance.scan.pool)
+                    recording, results = await loop.run_in_executor(pool.executor(), judge, domain, options,
+                                                                    recording, out.warc.name)
+                elif any(r.status == "found" for r in results):
                     # judging runs pytest, on this (the main) thread: the found drafts again, now judged
                     results = scan_domain(domain, options, recording, warc_name=out.warc.name)
             except Exception as exc:  # noqa: BLE001 - a fault of the kit on one domain never ends the scan
@@ -169,6 +182,8 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
         for task in tasks:
             task.cancel()
     finally:
+        if pool is not None:
+            pool.close()
         writer.close()
         results_file.close()
         stats.seconds = time.monotonic() - started
@@ -194,12 +209,14 @@ def _run_to_the_end(coroutine):  # noqa: ANN001, ANN202 - a coroutine and its va
 
 def scan(domains: list[str], options: ScanOptions, out: Outputs, *, concurrency: int = CONCURRENCY,
          rate: float = RATE, deadline: float | None = None,
-         on_domain: Callable[[str, list[DraftResult]], None] | None = None) -> ScanStats:
-    """Scan ``domains`` into ``out`` (resuming what it holds); the summary files are written at the end."""
+         on_domain: Callable[[str, list[DraftResult]], None] | None = None, judges: int = 0) -> ScanStats:
+    """Scan ``domains`` into ``out`` (resuming what it holds); the summary files are written at the end.
+    ``judges``: worker processes judging the documents found (:mod:`conformance.scan.pool`); 0:
+    judged on this thread."""
     out.prefix.parent.mkdir(parents=True, exist_ok=True)
     try:
         stats = _run_to_the_end(_scan(domains, options, out, concurrency=concurrency, rate=rate, deadline=deadline,
-                                      on_domain=on_domain))
+                                      on_domain=on_domain, judges=judges))
     except KeyboardInterrupt:
         stats = ScanStats(interrupted=True)
     from conformance.scan import summary
