@@ -2,8 +2,9 @@
 
 One process, one asyncio loop: each domain's entry points are asked in a worker thread (at most
 ``concurrency`` domains at a time, at most ``rate`` requests a second to one IP address), and a
-domain where something was found is judged on the loop's own thread, one at a time (a judging
-run is a pytest session, which wants the main thread). Each domain's exchanges go to the WARC
+domain where something was found is judged in one of ``judges`` worker processes
+(:mod:`conformance.scan.pool`), or with ``judges=0`` on the loop's own thread, one at a time (a
+judging run is a pytest session, which wants the main thread). Each domain's exchanges go to the WARC
 file, then its result lines to the JSON Lines file, each domain whole and flushed: the results
 file is the checkpoint. Started again on the same output, a scan skips every domain the results
 hold, drops the records of a domain it wrote but did not finish, and goes on: killed halfway
