@@ -180,6 +180,35 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
         assert len(warc.read_all(path)) == len(net.hosts)
 
 
+@pytest.mark.mutants  # the everyday loop scans the first size; CI (--mutants) both
+@pytest.mark.parametrize("size", [200, 5000])
+def test_a_scan_of_thousands_gives_what_each_domain_alone_and_the_offline_judge_give(size: int, tmp_path: Path) -> None:
+    """Issue 25: a scan of 5,000 simulated domains (most publishing nothing), judged on two worker
+    processes; every line as its host says; a sample of domains scanned alone (half of them
+    publishers) gives the same lines; ``adck judge`` on its WARC gives every line again, offline."""
+    import random
+
+    with simulated_internet(size, seed=25, publishing=0.01, slow_delay=SLOW) as net:
+        out = Outputs(tmp_path / "big")
+        stats = scan(net.domains(), options(net), out, concurrency=32, rate=200, judges=2)
+        assert stats.scanned == size and stats.left == 0
+        got = by_key(lines(out.results))
+        assert len(got) == size * len(DRAFTS)
+        assert all(got[(h.domain, d)]["status"] == h.expected[d] for h in net.hosts for d in DRAFTS)
+        rng = random.Random(size)
+        publishers = [h.domain for h in net.hosts if h.publishes]
+        quiet = [h.domain for h in net.hosts if not h.publishes]
+        sample = rng.sample(publishers, min(10, len(publishers))) + rng.sample(quiet, 10)
+        profiles = [catalog.load(d) for d in DRAFTS]
+        for domain in sample:
+            for line in scan_domain(domain, options(net), live_recording(domain, options(net), profiles),
+                                    warc_name=out.warc.name):
+                assert json.loads(line.to_json()) == got[(domain, line.draft)], (domain, line.draft)
+        again = Outputs(tmp_path / "judged")
+        assert judge(out.warc, options(net), again) == size
+        assert by_key(lines(again.results)) == got
+
+
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (Linux's /proc)."""
     found = []
