@@ -129,6 +129,35 @@ def test_pacer_spaces_requests_to_one_address() -> None:
     assert all(at - started < 0.1 for host, at in stamps if host.startswith("own"))  # no address shared: not held
 
 
+def _paced(pace, hosts: list[str]) -> list[float]:  # noqa: ANN001 - in a judging worker: a SharedPace
+    stamps = []
+    for host in hosts:
+        pace(host)
+        stamps.append(time.monotonic())
+    return stamps
+
+
+def test_judging_workers_share_the_scans_politeness_budget() -> None:
+    """A request from a judging worker and one from the scan's own threads to the same address
+    are paced by one budget (conformance.scan.pool): 20 a second, so 50 ms apart whoever sends."""
+    from conformance.scan.pool import JudgingPool
+
+    with simulated_internet(16, seed=3, publishing=0.0) as net:
+        by_address: dict[str, list[str]] = {}
+        for host in net.hosts:
+            by_address.setdefault(host.address, []).append(host.domain)
+        names = max(by_address.values(), key=len)[:6]  # one address, six names
+        pool = JudgingPool(1, 20.0, options(net))
+        try:
+            pool.executor().submit(_paced, pool.pace, ["warm.invalid"]).result(timeout=120)  # the worker started
+            theirs = pool.executor().submit(_paced, pool.pace, names[:3])
+            ours = _paced(pool.pace, names[3:])
+            stamps = sorted(ours + theirs.result(timeout=60))
+        finally:
+            pool.close()
+    assert len(stamps) == 6 and all(b - a >= 0.045 for a, b in zip(stamps, stamps[1:]))
+
+
 def test_read_domains_folds_and_skips() -> None:
     assert read_domains(["# a list", "", "Example.COM.", "https://b.example/path", "example.com", " c.example # x"]) \
         == ["example.com", "b.example", "c.example"]

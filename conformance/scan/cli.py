@@ -27,8 +27,8 @@ def add_parsers(sub, positive) -> None:  # noqa: ANN001 - argparse's subparsers 
     s.add_argument("--rate", type=positive(float), default=None, metavar="R",
                    help="requests a second to one IP address at most (default 2)")
     s.add_argument("--judges", type=_count, default=None, metavar="N",
-                   help="worker processes judging the documents found (default: one per core; 0: judge in the "
-                        "scan's own process, one at a time)")
+                   help="worker processes judging the documents found (default: one per core, at most 8; 0: judge in "
+                        "the scan's own process, one at a time)")
     s.add_argument("--deadline", type=positive(float), default=None, metavar="S",
                    help="stop starting new domains after S seconds (the rest is left for a resumed run)")
     s.add_argument("--contact", default="", metavar="TEXT",

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 #: Default concurrency (domains in flight) and politeness (requests a second to one IP).
 CONCURRENCY, RATE = 32, 2.0
-#: Default worker processes judging the documents found: one per core this process may use.
-JUDGES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+#: Default worker processes judging the documents found: one per core this process may use, at
+#: most 8 (each holds the suites, about 150 MiB).
+JUDGES = min(8, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
 def _file(suffix: str) -> property:
