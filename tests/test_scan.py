@@ -179,7 +179,8 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
         first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and first.poll() is None:
-            if results.exists() and len(results.read_text().splitlines()) >= 10 * len(DRAFTS):
+            text = results.read_text() if results.exists() else ""
+            if len(text.splitlines()) >= 10 * len(DRAFTS) and '"status": "found"' in text:  # judging workers started
                 break
             time.sleep(0.05)
         helpers = _children(first.pid)  # the pacer's manager and the judging workers

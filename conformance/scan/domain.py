@@ -134,11 +134,13 @@ class Pacer:
         """Seconds to wait before a request to ``host`` may go: its slot, taken now."""
         if not self.interval:
             return 0.0
-        key = self._address(host.lower())
+        return self._reserve(self._address(host.lower()))
+
+    def _reserve(self, address: str) -> float:
         with self._lock:
             now = time.monotonic()
-            at = max(now, self._next.get(key, 0.0))
-            self._next[key] = at + self.interval
+            at = max(now, self._next.get(address, 0.0))
+            self._next[address] = at + self.interval
         return at - now
 
     def _address(self, host: str) -> str:

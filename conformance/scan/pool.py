@@ -7,11 +7,12 @@ something was found is handed, with its recording, to a pool of worker processes
 on its own main thread by the same code (:func:`conformance.scan.domain.scan_domain`), as
 ``adck run`` would; the recording comes back with whatever the judging run sent, for the WARC.
 
-Politeness holds across the pool: the scan's one :class:`Pacer` lives in a manager process that
-the scan's threads and every worker ask for a slot (:class:`SharedPace`). The workers start
-fresh (``spawn``: no copy of the scan's threads and sockets), ignore Ctrl-C (an interruption is
-the scan's to handle: a domain being judged is not written, and is scanned again on resume), and
-end when the scan's process does, even when it is killed.
+Politeness holds across the pool: the scan's pacer keeps its per-address slots in shared memory
+(:class:`SharedPacer`), which the scan's threads and every worker take slots from under one
+lock, with no round trip to another process. The workers start fresh (``spawn``: no copy of
+the scan's threads and sockets), ignore Ctrl-C (an interruption is the scan's to handle: a
+domain being judged is not written, and is scanned again on resume), and end when the scan's
+process does, even when it is killed.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import os
 import signal
 import threading
 import time
+import zlib
 from concurrent.futures import Executor, ProcessPoolExecutor
-from multiprocessing.managers import BaseManager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from conformance.dns import DnsConfig, Resolver
 from conformance.scan.domain import DraftResult, Pacer, ScanOptions, scan_domain
@@ -31,36 +32,47 @@ from conformance.scan.domain import DraftResult, Pacer, ScanOptions, scan_domain
 if TYPE_CHECKING:
     from conformance.recording import Recording
 
+#: The shared slot table of the scan that started this worker process (set at its start).
+_TABLE: Any = None
 
-class SharedPace:
-    """A recording's pacing through the scan's one pacer (a manager's proxy): the same per-IP
-    budget in every process. Travels with a recording to a worker (``portable``)."""
+
+class SharedPacer(Pacer):
+    """The scan's :class:`Pacer`, its next free time per address in a table of shared memory
+    (``multiprocessing.Array``, one lock), so that a judging worker's requests and the scan's
+    own take slots from one budget. An address is a slot by its CRC-32: two addresses that share
+    a slot are paced together (slower, never faster than ``rate``). Travels with a recording to
+    a worker (``portable``), where it takes the table the worker was started with; the times are
+    ``time.monotonic()``, one clock for every process of the machine (Linux's CLOCK_MONOTONIC)."""
 
     portable = True
+    SLOTS = 4096
 
-    def __init__(self, pacer) -> None:  # noqa: ANN001 - a proxy of Pacer
-        self.pacer = pacer
+    def __init__(self, rate: float, dns: DnsConfig, table: Any) -> None:
+        super().__init__(rate, Resolver(dns))
+        self.dns = dns
+        self.table = table
 
-    def __call__(self, host: str) -> None:
-        wait = self.pacer.delay(host)
-        if wait > 0:
-            time.sleep(wait)
+    def _reserve(self, address: str) -> float:
+        index = zlib.crc32(address.encode()) % len(self.table)
+        with self.table.get_lock():
+            now = time.monotonic()
+            at = max(now, self.table[index])
+            self.table[index] = at + self.interval
+        return at - now
 
+    def __getstate__(self) -> dict:
+        return {"interval": self.interval, "dns": self.dns}
 
-def _pacer(rate: float, dns: DnsConfig) -> Pacer:
-    return Pacer(rate, Resolver(dns))
-
-
-class _Pacing(BaseManager):
-    pass
-
-
-_Pacing.register("Pacer", _pacer, exposed=("delay",))
+    def __setstate__(self, state: dict) -> None:
+        if _TABLE is None:
+            raise RuntimeError("a SharedPacer travels only to a judging worker of its scan (conformance.scan.pool)")
+        self.__init__(1.0, state["dns"], _TABLE)  # type: ignore[misc]
+        self.interval = state["interval"]
 
 
 def _end_with_parent(parent: int) -> None:
-    """In a worker or the manager: exit when the scan's process is gone (a SIGKILL runs no
-    clean-up there, and an orphan would wait on its queue for ever)."""
+    """In a worker: exit when the scan's process is gone (a SIGKILL runs no clean-up there, and
+    an orphan would wait on its queue for ever)."""
     def watch() -> None:
         while True:
             time.sleep(0.5)
@@ -70,13 +82,11 @@ def _end_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="adck-scan-orphan-guard", daemon=True).start()
 
 
-def _manager_start(parent: int) -> None:
+def _worker_start(parent: int, table: Any) -> None:
+    global _TABLE
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with_parent(parent)
-
-
-def _worker_start(parent: int) -> None:
-    _manager_start(parent)
+    _TABLE = table
     import conformance.api  # noqa: F401 - imported once, before the first document
 
 
@@ -84,7 +94,9 @@ def judge(domain: str, options: ScanOptions, recording: "Recording", warc_name: 
           ) -> tuple["Recording", list[DraftResult]]:
     """In a worker: ``domain`` classed again from its recording and each document found judged;
     the recording (with what the judging sent) and the result lines."""
-    return recording, scan_domain(domain, options, recording, warc_name=warc_name)
+    results = scan_domain(domain, options, recording, warc_name=warc_name)
+    recording.pace = None  # the scan's pacer stays here: the scan's process has its own
+    return recording, results
 
 
 class JudgingPool:
@@ -93,9 +105,8 @@ class JudgingPool:
     def __init__(self, judges: int, rate: float, options: ScanOptions) -> None:
         self.judges = judges
         self._context = multiprocessing.get_context("spawn")
-        self._manager = _Pacing(ctx=self._context)
-        self._manager.start(_manager_start, (os.getpid(),))
-        self.pace = SharedPace(self._manager.Pacer(rate, options.dns()))  # type: ignore[attr-defined]
+        self._table = self._context.Array("d", SharedPacer.SLOTS)
+        self.pace = SharedPacer(rate, options.dns(), self._table)
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
@@ -104,14 +115,13 @@ class JudgingPool:
             if self._executor is None or getattr(self._executor, "_broken", False):
                 if self._executor is not None:  # a worker died (killed, out of memory): a new pool
                     self._executor.shutdown(wait=False, cancel_futures=True)
-                self._executor = ProcessPoolExecutor(self.judges, mp_context=self._context,
-                                                     initializer=_worker_start, initargs=(os.getpid(),))
+                self._executor = ProcessPoolExecutor(self.judges, mp_context=self._context, initializer=_worker_start,
+                                                     initargs=(os.getpid(), self._table))
             return self._executor
 
     def close(self) -> None:
-        """Wait for the documents being judged (a second or so), then end the workers and the manager."""
+        """Wait for the documents being judged (a second or so), then end the workers."""
         with self._lock:
             if self._executor is not None:
                 self._executor.shutdown(wait=True, cancel_futures=True)
                 self._executor = None
-        self._manager.shutdown()
