@@ -164,7 +164,7 @@ class Recording:
 
     def __getstate__(self) -> dict:
         """To another process (a judging process of a scan): no lock; the pacing only when it
-        is shared between processes (``portable``: the scan's pacer, reached through its manager)."""
+        is shared between processes (``portable``: a scan's pacer, its slots in shared memory)."""
         state = {k: v for k, v in self.__dict__.items() if k != "_lock"}
         if not getattr(self.pace, "portable", False):
             state["pace"] = None
