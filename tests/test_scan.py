@@ -62,6 +62,9 @@ def test_every_domain_is_classed_as_its_host_says(scanned) -> None:
     assert not wrong
     found = [v for v in got.values() if v["status"] == "found"]
     assert found and all(v["level"] for v in found)  # every document found was judged
+    # a partial level names what kept it partial: the MUSTs not checked (WoA's invocations, ...)
+    assert all(v["not_checked"] for v in found if v["level"] == "partial")
+    assert any(v["level"] == "partial" for v in found)
     references = [got[(h.domain, d)] for h in net.hosts for d in DRAFTS if h.kinds[d] == "reference"]
     assert references and all(not r["failed_must"] for r in references)
     broken = [got[(h.domain, d)] for h in net.hosts for d in DRAFTS if h.kinds[d].startswith("broken:")

@@ -98,10 +98,11 @@ class DraftResult:
     detail: str = ""
     #: The verdict of the judged document (found only): full, conformant, non-conformant, partial.
     level: str | None = None
-    #: Clauses failed (or errored), by level.
+    #: MUST and SHOULD clauses failed (or errored), by level.
     failed_must: list[str] = field(default_factory=list)
     failed_should: list[str] = field(default_factory=list)
-    #: Clauses not checked: a probe the scan did not send, or could not send (read-only, scope).
+    #: MUST and SHOULD clauses not checked (untestable): a probe the scan did not or could not
+    #: send (read-only, scope, no invocation ever), or a prerequisite that failed.
     not_checked: list[str] = field(default_factory=list)
     #: The command that judges this line again from the scan's WARC.
     replay: str = ""
@@ -248,11 +249,11 @@ def _judge(result: DraftResult, spec: str, domain: str, entry: catalog.ScanEntry
     if run.report is None:
         result.status, result.detail = "error", f"the kit could not judge it: {run.error}"
         return
-    from conformance.outcomes import NARROWED
-
     result.level = run.report.summary.level
     for r in run.report.results:
+        if r.level not in ("MUST", "SHOULD"):
+            continue
         if r.outcome in ("fail", "error"):
-            (result.failed_must if r.level == "MUST" else result.failed_should if r.level == "SHOULD" else []).append(r.clause)
-        elif r.outcome == "untestable" and (r.message or "").startswith(NARROWED):
+            (result.failed_must if r.level == "MUST" else result.failed_should).append(r.clause)
+        elif r.outcome == "untestable":  # what keeps a level "partial": named, never counted as passed
             result.not_checked.append(r.clause)
