@@ -161,6 +161,26 @@ def test_judging_workers_share_the_scans_politeness_budget() -> None:
     assert len(stamps) == 6 and all(b - a >= 0.045 for a, b in zip(stamps, stamps[1:]))
 
 
+def _dies() -> None:  # in a judging worker: killed, as by the kernel's OOM killer
+    os._exit(9)
+
+
+def test_a_judging_worker_that_dies_costs_its_domain_not_the_scan() -> None:
+    """A worker gone mid-judging breaks the pool (BrokenProcessPool: that domain's line says the kit
+    failed on it); the next domain gets a new pool."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from conformance.scan.pool import JudgingPool
+
+    pool = JudgingPool(1, 0.0, ScanOptions(timeout=TIMEOUT))
+    try:
+        with pytest.raises(BrokenProcessPool):
+            pool.executor().submit(_dies).result(timeout=120)
+        assert pool.executor().submit(os.getpid).result(timeout=120) != os.getpid()
+    finally:
+        pool.close()
+
+
 def test_read_domains_folds_and_skips() -> None:
     assert read_domains(["# a list", "", "Example.COM.", "https://b.example/path", "example.com", " c.example # x"]) \
         == ["example.com", "b.example", "c.example"]
