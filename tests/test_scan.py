@@ -140,6 +140,10 @@ def _paced(pace, hosts: list[str]) -> list[float]:  # noqa: ANN001 - in a judgin
     return stamps
 
 
+def _pace_of(recording) -> str:  # noqa: ANN001 - in a judging worker: a Recording
+    return type(recording.pace).__name__
+
+
 def test_judging_workers_share_the_scans_politeness_budget() -> None:
     """A request from a judging worker and one from the scan's own threads to the same address
     are paced by one budget (conformance.scan.pool): 20 a second, so 50 ms apart whoever sends."""
@@ -156,6 +160,9 @@ def test_judging_workers_share_the_scans_politeness_budget() -> None:
             theirs = pool.executor().submit(_paced, pool.pace, names[:3])
             ours = _paced(pool.pace, names[3:])
             stamps = sorted(ours + theirs.result(timeout=60))
+            # a recording handed to a worker keeps its pacing (the requests a judging run sends are paced)
+            handed = live_recording(names[0], options(net), [catalog.load(d) for d in DRAFTS], pool.pace)
+            assert pool.executor().submit(_pace_of, handed).result(timeout=60) == "SharedPacer"
         finally:
             pool.close()
     assert len(stamps) == 6 and all(b - a >= 0.045 for a, b in zip(stamps, stamps[1:]))
