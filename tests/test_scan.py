@@ -140,8 +140,8 @@ def _paced(pace, hosts: list[str]) -> list[float]:  # noqa: ANN001 - in a judgin
     return stamps
 
 
-def _pace_of(recording) -> str:  # noqa: ANN001 - in a judging worker: a Recording
-    return type(recording.pace).__name__
+def _pace_of(recording) -> tuple[str, list[str]]:  # noqa: ANN001 - in a judging worker: a Recording
+    return type(recording.pace).__name__, sorted(recording.pace._addresses)  # the addresses it need not look up
 
 
 def test_judging_workers_share_the_scans_politeness_budget() -> None:
@@ -161,8 +161,10 @@ def test_judging_workers_share_the_scans_politeness_budget() -> None:
             ours = _paced(pool.pace, names[3:])
             stamps = sorted(ours + theirs.result(timeout=60))
             # a recording handed to a worker keeps its pacing (the requests a judging run sends are paced)
-            handed = live_recording(names[0], options(net), [catalog.load(d) for d in DRAFTS], pool.pace)
-            assert pool.executor().submit(_pace_of, handed).result(timeout=60) == "SharedPacer"
+            # and the addresses this process found for its domain (names[3] was paced here)
+            handed = live_recording(names[3], options(net), [catalog.load(d) for d in DRAFTS],
+                                    pool.pace.knowing(names[3]))
+            assert pool.executor().submit(_pace_of, handed).result(timeout=60) == ("SharedPacer", [names[3]])
         finally:
             pool.close()
     assert len(stamps) == 6 and all(b - a >= 0.045 for a, b in zip(stamps, stamps[1:]))

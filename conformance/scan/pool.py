@@ -60,14 +60,24 @@ class SharedPacer(Pacer):
             self.table[index] = at + self.interval
         return at - now
 
+    def knowing(self, *hosts: str) -> "SharedPacer":
+        """This pacer, carrying the addresses it already found for ``hosts``: a worker judging
+        that domain then looks none of them up again (a lookup is neither paced nor recorded)."""
+        other = SharedPacer.__new__(SharedPacer)  # not copy.copy: that goes through __setstate__
+        other.__dict__.update(self.__dict__)
+        other._addresses = {h: self._addresses[h] for h in (h.lower() for h in hosts) if h in self._addresses}
+        other._lock = threading.Lock()
+        return other
+
     def __getstate__(self) -> dict:
-        return {"interval": self.interval, "dns": self.dns}
+        return {"interval": self.interval, "dns": self.dns, "addresses": dict(self._addresses)}
 
     def __setstate__(self, state: dict) -> None:
         if _TABLE is None:
             raise RuntimeError("a SharedPacer travels only to a judging worker of its scan (conformance.scan.pool)")
         self.__init__(1.0, state["dns"], _TABLE)  # type: ignore[misc]
         self.interval = state["interval"]
+        self._addresses.update(state["addresses"])
 
 
 def _end_with_parent(parent: int) -> None:
