@@ -190,6 +190,20 @@ def test_a_judging_worker_that_dies_costs_its_domain_not_the_scan() -> None:
         pool.close()
 
 
+def test_an_internationalized_domains_entry_points_are_in_scope() -> None:
+    """A request's URL names the host by its A-label: the scope of ``bücher.example`` must be written
+    so too, or a scan would refuse every entry point of such a domain as out of scope."""
+    import httpx
+
+    from conformance.fetch import Exchange
+
+    recording = live_recording("bücher.example", ScanOptions(), [catalog.load(d) for d in DRAFTS])
+    asked = Exchange(method="GET", url=str(httpx.URL("https://bücher.example/.well-known/ai")), request_headers={})
+    assert recording.refuse(asked) is None
+    other = Exchange(method="GET", url=str(httpx.URL("https://bücher.example/admin")), request_headers={})
+    assert recording.refuse(other) is not None
+
+
 def test_read_domains_folds_and_skips() -> None:
     assert read_domains(["# a list", "", "Example.COM.", "https://b.example/path", "example.com", " c.example # x"]) \
         == ["example.com", "b.example", "c.example"]

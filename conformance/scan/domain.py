@@ -156,10 +156,16 @@ class Pacer:
 
 
 def scope(domain: str, profiles: list[catalog.Profile]) -> tuple[str, ...]:
-    """The URL prefixes a scan of ``domain`` may ask: each draft's paths at the domain, https and http."""
+    """The URL prefixes a scan of ``domain`` may ask: each draft's paths at the domain, https and
+    http. The host is written as a request's URL writes it: an internationalized name by its
+    A-label (``bücher.example`` -> ``xn--bcher-kva.example``), or every request would be out of scope."""
+    try:
+        host = a_label(domain)
+    except Exception:  # noqa: BLE001 - a name IDNA refuses: kept as given (its requests fail to connect)
+        host = domain
     paths = sorted({p for profile in profiles if profile.scan for p in (*profile.scan.paths,
                     *([profile.scan.entry] if not profile.scan.dns_label else []))})
-    return tuple(f"{scheme}://{domain}{path}" for scheme in ("https", "http") for path in paths)
+    return tuple(f"{scheme}://{host}{path}" for scheme in ("https", "http") for path in paths)
 
 
 def live_recording(domain: str, options: ScanOptions, profiles: list[catalog.Profile],
