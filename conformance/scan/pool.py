@@ -26,6 +26,8 @@ import zlib
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
 from conformance.dns import DnsConfig, Resolver
 from conformance.scan.domain import DraftResult, Pacer, ScanOptions, scan_domain
 
@@ -60,12 +62,17 @@ class SharedPacer(Pacer):
             self.table[index] = at + self.interval
         return at - now
 
-    def knowing(self, *hosts: str) -> "SharedPacer":
-        """This pacer, carrying the addresses it already found for ``hosts``: a worker judging
-        that domain then looks none of them up again (a lookup is neither paced nor recorded)."""
+    def knowing(self, domain: str) -> "SharedPacer":
+        """This pacer, carrying the address it already found for ``domain``: a worker judging that
+        domain then does not look it up again (a lookup is neither paced nor recorded). Its key is
+        the host as the fetcher paces it, ``httpx.URL.host``: an internationalized name in Unicode."""
+        try:
+            host = httpx.URL(f"https://{domain}/").host
+        except Exception:  # noqa: BLE001 - a name httpx refuses: no request went to it either
+            host = domain.lower()
         other = SharedPacer.__new__(SharedPacer)  # not copy.copy: that goes through __setstate__
         other.__dict__.update(self.__dict__)
-        other._addresses = {h: self._addresses[h] for h in (h.lower() for h in hosts) if h in self._addresses}
+        other._addresses = {host: self._addresses[host]} if host in self._addresses else {}
         other._lock = threading.Lock()
         return other
 

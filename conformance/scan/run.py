@@ -27,10 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance.dns import a_label
 from conformance.scan import warc
 from conformance.scan.domain import DraftResult, Pacer, ScanOptions, live_recording, scan_domain
-from conformance.scan.pool import judge
+from conformance.scan.pool import JudgingPool, judge
 
 if TYPE_CHECKING:
     from conformance.recording import Recording
@@ -135,8 +134,6 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
     stats.skipped = len(domains) - len(todo)
     pool = None
     if judges > 0 and todo:
-        from conformance.scan.pool import JudgingPool
-
         pool = JudgingPool(judges, rate, options)
     pacer = pool.pace if pool is not None else Pacer(rate, Resolver(options.dns()))
     loop = asyncio.get_running_loop()
@@ -160,7 +157,7 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
                 if any(r.status == "found" for r in results) and pool is not None:
                     # the found drafts again, now judged, in a worker process (conformance.scan.pool),
                     # paced by the scan's budget, with the addresses the scan found for the domain
-                    recording.pace = pool.pace.knowing(domain, _a_label_or_none(domain) or domain)
+                    recording.pace = pool.pace.knowing(domain)
                     recording, results = await loop.run_in_executor(pool.executor(), judge, domain, options,
                                                                     recording, out.warc.name)
                 elif any(r.status == "found" for r in results):
@@ -194,13 +191,6 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
         stats.seconds = time.monotonic() - started
         stats.left += sum(1 for t in tasks if t.cancelled())
     return stats
-
-
-def _a_label_or_none(domain: str) -> str | None:
-    try:
-        return a_label(domain)
-    except Exception:  # noqa: BLE001 - a name IDNA refuses: its requests failed the same way
-        return None
 
 
 def _run_to_the_end(coroutine):  # noqa: ANN001, ANN202 - a coroutine and its value
