@@ -456,7 +456,9 @@ def _tls_version(response: httpx.Response) -> str | None:
 def verifying_context(ca_bundle: "Path | None") -> ssl.SSLContext:
     """The kit's verifying TLS context for ``ca_bundle`` (None: the system's roots): hostname
     checked, certificate required. One per bundle file as it stands (its path, size and time),
-    shared by every fetcher of the process: loading the roots costs more than a request."""
+    shared by every fetcher of the process (and the WoA MCP client): loading the roots costs more
+    than a request. Shared, so never changed: a client that validates otherwise (a broken
+    agent) builds its own; httpcore sets the same ALPN (http/1.1) on it for every connection."""
     if ca_bundle is None:
         return _verifying_context(None, 0, 0)
     try:

@@ -40,7 +40,7 @@ from typing import Any, Callable
 import pytest
 
 from conformance.fetch import (USER_AGENT, Exchange, Fetcher, HttpConfig, PrivateRedirect, is_private_address,
-                               public_address)
+                               public_address, verifying_context)
 from conformance.invoke import Invoker
 from conformance.outcomes import not_applicable, untestable
 from conformance.targets import Target
@@ -256,9 +256,7 @@ def _client(config: HttpConfig, named_host: str | None, exchanges: list[Exchange
             response.stream = Capped(response.stream, exchange, started)
             return response
 
-    context = ssl.create_default_context(cafile=str(config.ca_bundle) if config.ca_bundle else None)
-    context.check_hostname = True
-    context.verify_mode = ssl.CERT_REQUIRED
+    context = verifying_context(config.ca_bundle)  # the kit's one verifying context, as the fetcher's
     return httpx2.AsyncClient(
         transport=Transport(context), trust_env=False, follow_redirects=False, max_redirects=limits.max_redirects,
         timeout=httpx2.Timeout(limits.total_timeout, connect=limits.connect_timeout),
