@@ -132,7 +132,7 @@ def test_pacer_spaces_requests_to_one_address() -> None:
     assert all(at - started < 0.1 for host, at in stamps if host.startswith("own"))  # no address shared: not held
 
 
-def _paced(pace, hosts: list[str]) -> list[float]:  # noqa: ANN001 - in a judging worker: a SharedPace
+def _paced(pace, hosts: list[str]) -> list[float]:  # noqa: ANN001 - in a judging worker: a SharedPacer
     stamps = []
     for host in hosts:
         pace(host)
@@ -229,7 +229,7 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
             if len(text.splitlines()) >= 10 * len(DRAFTS) and '"status": "found"' in text:  # judging workers started
                 break
             time.sleep(0.05)
-        helpers = _children(first.pid)  # the pacer's manager and the judging workers
+        helpers = _children(first.pid)  # the judging workers (and multiprocessing's resource tracker)
         os.kill(first.pid, signal.SIGKILL)  # the scan alone: its helpers end by themselves
         first.wait()
         ending = time.monotonic() + 15
@@ -238,7 +238,7 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
         left = [pid for pid in helpers if Path(f"/proc/{pid}").exists()]
         with contextlib.suppress(ProcessLookupError):
             os.killpg(first.pid, signal.SIGKILL)
-        assert helpers and not left, "a judging worker or the pacer's manager outlived the killed scan"
+        assert helpers and not left, "a judging worker outlived the killed scan"
         killed_at = len({json.loads(x)["domain"] for x in results.read_text().splitlines() if x.strip().endswith("}")})
         assert 0 < killed_at < len(net.hosts), "the kill came halfway"
         second = subprocess.run(command, capture_output=True, text=True, timeout=600)
