@@ -207,6 +207,9 @@ def test_an_internationalized_domains_entry_points_are_in_scope() -> None:
 def test_read_domains_folds_and_skips() -> None:
     assert read_domains(["# a list", "", "Example.COM.", "https://b.example/path", "example.com", " c.example # x"]) \
         == ["example.com", "b.example", "c.example"]
+    # a pasted URL's credentials and query never become the domain (nor reach any output)
+    assert read_domains(["https://user:sk_live_abcdefghijklmnop1234@d.example/x", "e.example?token=abc",
+                         "https://:pw@f.example"]) == ["d.example", "e.example", "f.example"]
 
 
 def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -72,13 +73,16 @@ class ScanStats:
 
 def read_domains(lines: Iterable[str]) -> list[str]:
     """The domains of a list, one a line: blank lines and ``#`` comments skipped, case folded,
-    a trailing dot and a URL's scheme and path dropped, repeats dropped (first kept)."""
+    a trailing dot and a URL's scheme, user information, path and query dropped, repeats dropped
+    (first kept). A credential in a pasted URL (``https://user:token@host/``) never becomes part of
+    the domain, so never reaches a result line, the WARC or a summary."""
     seen: dict[str, None] = {}
     for raw in lines:
         text = raw.split("#", 1)[0].strip().lower()
         if not text:
             continue
-        text = text.split("://", 1)[-1].split("/", 1)[0].rstrip(".")
+        authority = re.split(r"[/?]", text.split("://", 1)[-1], maxsplit=1)[0]
+        text = authority.rpartition("@")[2].rstrip(".")
         if text:
             seen.setdefault(text, None)
     return list(seen)
