@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conformance.aid.record import parse, parse_zone_line
 
@@ -76,3 +78,34 @@ def test_spaced_keys_are_read_as_amb07_says() -> None:
     assert failing([b"v=aid1; uri=https://api.x.test/mcp ; proto=mcp ;auth = pat"]) == set()
     assert failing([b"v= aid1;uri=https://api.x.test/mcp;proto=mcp;auth=pat"]) == {"AID-2.1-09"}
     assert "case-sensitive" in reading and failing([b"V=aid1;uri=https://api.x.test/mcp;proto=mcp;auth=pat"]) >= {"AID-2.1-08"}
+
+
+def test_v1_record_choice_does_not_depend_on_answer_order() -> None:
+    """Two aid2 records and no aid1 one (a provider that wrote v=aid2 in its v1 record beside its
+    v2.1 record): v1's record is the same one whichever the name server sent first. CI once
+    judged the other record under another hash seed, as the mock served them the other way."""
+    from conformance.aid.conftest import v1_record
+
+    mine = [b"v=aid2;uri=https://api.x.test/mcp;proto=mcp;", b"config=https://x.test/.well-known/aid.json"]
+    v21 = [b"v=aid2;u=https://x.test/mcp;p=mcp;a=pat"]
+    assert v1_record([mine, v21])[0] == v1_record([v21, mine])[0]
+    assert v1_record([mine, v21])[1] == v1_record([v21, mine])[1]
+
+
+_RECORD = st.lists(st.sampled_from([b"v=aid1;", b"v=aid2;", b"v=AID1;", b" v=aid3 ;", b"", b"uri=https://a.test/;",
+                                    b"u=https://b.test/;", b"proto=mcp", b"p=a2a", b"spf1 -all"]),
+                   min_size=1, max_size=4)
+
+
+@given(st.lists(_RECORD, min_size=1, max_size=5), st.randoms(use_true_random=False))
+def test_v1_record_is_the_same_in_any_order(records: list[list[bytes]], rnd) -> None:
+    """Whatever TXT records are at _agent, and in whatever order they come, v1's record (its
+    bytes) and the others are the same: an RRset has no order (AMB-07)."""
+    from conformance.aid.conftest import v1_record
+
+    shuffled = list(records)
+    rnd.shuffle(shuffled)
+    chosen, others = v1_record(records)
+    again, others_again = v1_record(shuffled)
+    assert b"".join(chosen) == b"".join(again)
+    assert [b"".join(r) for r in others] == [b"".join(r) for r in others_again]

@@ -66,14 +66,29 @@ def record(adck_target: Target, request: pytest.FixtureRequest) -> RecordUnderTe
     answer: TxtAnswer = request.getfixturevalue("lookup")
     if answer.status != "ok" or not answer.records:
         untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2.1-01)")
-    # v1's record: the first whose v is aid1, else the first whose v (trimmed, wherever it
-    # stands) begins with aid, else the first without v (AMB-07); an aid2 record beside it is a
-    # later revision's (v2.1 2.2), judged as v1's only when nothing else is there
-    versions = [parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "" for r in answer.records]
-    ranked = [lambda v: v == "aid1", lambda v: v.startswith("aid") and v != "aid2", lambda v: not v]
-    chosen = next((r for rule in ranked for r, v in zip(answer.records, versions) if rule(v)), answer.records[0])
-    others = [r for r in answer.records if r is not chosen]
+    chosen, others = v1_record(answer.records)
     return RecordUnderTest(strings=chosen, ttl=answer.ttl, source=answer.name, answer=answer, others=others)
+
+
+def _record_order(strings: list[bytes]) -> tuple[bytes, list[bytes]]:
+    return b"".join(strings), strings
+
+
+def v1_record(records: list[list[bytes]]) -> tuple[list[bytes], list[list[bytes]]]:
+    """v1's record among the TXT records at _agent, and the others (AMB-07): a record whose v is
+    aid1, else one whose v (trimmed, wherever it stands) begins with aid and is not aid2, else
+    one without v, else any. An aid2 record beside it is a later revision's (v2.1 2.2), judged as
+    v1's only when nothing else is there.
+
+    The order of the records in a DNS answer carries no meaning (name servers rotate them; a
+    signed zone sorts them its own way), so among records of one rank the one whose bytes sort
+    first is chosen, and the others keep that order: the same published records give the same
+    verdicts and messages, whatever order they came in."""
+    ordered = sorted(records, key=_record_order)
+    versions = [parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "" for r in ordered]
+    ranked = [lambda v: v == "aid1", lambda v: v.startswith("aid") and v != "aid2", lambda v: not v]
+    chosen = next((r for rule in ranked for r, v in zip(ordered, versions) if rule(v)), ordered[0])
+    return chosen, [r for r in ordered if r is not chosen]
 
 
 @pytest.fixture(scope="session")
@@ -231,7 +246,10 @@ def published(adck_target: Target, request: pytest.FixtureRequest) -> list[Publi
     answer: TxtAnswer = request.getfixturevalue("lookup")
     if answer.status != "ok" or not answer.records:
         untestable(f"no TXT record at {answer.name}: {answer.status} ({answer.detail}) (see AID-2-01, AID-2-02)")
-    found = [PublishedRecord(strings=r, ttl=answer.ttl, source=answer.name, answer=answer) for r in answer.records]
+    # in byte order, not the answer's (which carries no meaning): the same verdicts and messages
+    # whatever order the name server gave
+    found = [PublishedRecord(strings=r, ttl=answer.ttl, source=answer.name, answer=answer)
+             for r in sorted(answer.records, key=_record_order)]
     return [r for r in found if _aid_like(r.text)]
 
 
