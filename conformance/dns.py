@@ -150,7 +150,8 @@ class Resolver:
 
     def addresses(self, domain: str) -> list[str]:
         """The A and AAAA addresses of ``domain`` (empty when it has none or the lookup fails);
-        never recorded: a scan asks it only to pace its requests per address (docs/scan.md)."""
+        a scan asks it only to pace its requests per address, and keeps what it found in its
+        recording (a WARC resource record, docs/scan.md); a judged run never asks it."""
         found: list[str] = []
         for rdtype in ("A", "AAAA"):
             try:

@@ -619,7 +619,7 @@ class Fetcher:
             if recording.user_agent:  # a scan says what it is (docs/scan.md)
                 request.headers["User-Agent"] = exchange.request_headers["user-agent"] = recording.user_agent
             if recording.pace is not None:
-                recording.pace(url.host)
+                recording.pace(url.host, recording)
         limits = self.limits
         started = time.monotonic()
         self.requests_sent += 1

@@ -54,6 +54,15 @@ def _frozen(exchange: "Exchange") -> "Exchange":
                    response_headers=list(exchange.response_headers))
 
 
+@dataclass(frozen=True)
+class Addresses:
+    """The A and AAAA addresses a scan looked up for a host, to pace its requests per address
+    (empty: none, or the lookup failed)."""
+
+    name: str
+    found: tuple[str, ...]
+
+
 def refusal(item: Any) -> tuple[str, str] | None:
     """(kind, detail) when ``item`` (an exchange or a TXT answer) is a request the recorded world
     refused, else None."""
@@ -79,8 +88,9 @@ class Recording:
     scope: tuple[str, ...] | None = None
     #: Refuse methods other than GET and HEAD (a live recording of a scan).
     read_only: bool = True
-    #: A live recording's politeness: called with a request's host before it is sent (it may wait).
-    pace: "Callable[[str], None] | None" = field(default=None, repr=False, compare=False)
+    #: A live recording's politeness: called with a request's host and this recording before the
+    #: request is sent (it may wait, and keeps the lookup it made: :meth:`keep_addresses`).
+    pace: "Callable[[str, Recording], None] | None" = field(default=None, repr=False, compare=False)
     #: The User-Agent a live recording's requests carry instead of the kit's (a scan says what it is).
     user_agent: str | None = None
     #: Connect to no loopback or private address, the domain's own included: a scan's user names
@@ -88,7 +98,9 @@ class Recording:
     public_only: bool = False
     http: dict[tuple, "Exchange"] = field(default_factory=dict)
     dns: dict[str, "TxtAnswer"] = field(default_factory=dict)
-    #: The order requests were first made in: ("http", key) or ("dns", name).
+    #: The A and AAAA lookups a live scan made to pace a host per address (its host -> them).
+    addresses: dict[str, "Addresses"] = field(default_factory=dict)
+    #: The order requests were first made in: ("http", key), ("dns", name) or ("addresses", host).
     order: list[tuple[str, Any]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -149,18 +161,28 @@ class Recording:
                 self.dns[name] = copy.deepcopy(answer)
                 self.order.append(("dns", name))
 
+    def keep_addresses(self, found: "Addresses") -> None:
+        """Keeps the addresses a scan looked up for a host (to pace it), so the WARC holds every
+        lookup the scan made. Nothing is answered from them: a judged run never asks."""
+        with self._lock:
+            if found.name not in self.addresses:
+                self.addresses[found.name] = found
+                self.order.append(("addresses", found.name))
+
     # ------------------------------------------------------------------ as a whole
 
     def items(self) -> list[tuple[str, Any]]:
-        """Every kept exchange and answer, in the order first made: ("http", Exchange) or ("dns", TxtAnswer)."""
+        """Every kept exchange and answer, in the order first made: ("http", Exchange),
+        ("dns", TxtAnswer) or ("addresses", Addresses)."""
         with self._lock:
-            return [(kind, self.http[key] if kind == "http" else self.dns[key]) for kind, key in self.order]
+            held = {"http": self.http, "dns": self.dns, "addresses": self.addresses}
+            return [(kind, held[kind][key]) for kind, key in self.order]
 
     def offline(self) -> "Recording":
         """The same exchanges, answered back with nothing sent (``adck judge``)."""
         with self._lock:
             return Recording(live=False, scope=self.scope, read_only=True, http=dict(self.http), dns=dict(self.dns),
-                             order=list(self.order))
+                             addresses=dict(self.addresses), order=list(self.order))
 
     def __getstate__(self) -> dict:
         """To another process (a judging process of a scan): no lock; the pacing only when it

@@ -108,6 +108,19 @@ def test_a_scan_is_read_only_polite_and_says_what_it_is(scanned) -> None:
     assert len(warc.spans(out.warc)) == len(net.hosts)
 
 
+def test_the_warc_holds_the_lookups_that_paced_each_domain(scanned) -> None:
+    """Every lookup the scan made is in its WARC: beside each domain's TXT query and GETs, the A
+    and AAAA lookup that found the address its requests were paced by, before the first GET
+    (the judging workers got that address and looked up nothing)."""
+    net, out, _ = scanned
+    recordings = warc.read_all(out.warc)
+    for host in net.hosts:
+        kinds = [kind for kind, _ in recordings[host.domain].items()]
+        assert kinds.count("addresses") == 1 and "http" in kinds, (host.domain, kinds)
+        assert kinds.index("addresses") < kinds.index("http")
+        assert recordings[host.domain].addresses[host.domain].found == (host.address,)
+
+
 def test_pacer_spaces_requests_to_one_address() -> None:
     class Addresses:
         def addresses(self, host: str) -> list[str]:

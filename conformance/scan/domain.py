@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field, replace
 from conformance import __version__, api, catalog, revisions
 from conformance.dns import DnsConfig, Resolver, a_label
 from conformance.fetch import ConnectTo, Fetcher, HttpConfig, Limits
-from conformance.recording import Recording
+from conformance.recording import Addresses, Recording
 
 STATUSES = ("found", "not-found", "soft-404", "unreachable", "error")
 #: What a scan's requests say they are: the kit, that it only reads, and where to read about it.
@@ -126,16 +126,17 @@ class Pacer:
         self._addresses: dict[str, str] = {}
         self._lock = threading.Lock()
 
-    def __call__(self, host: str) -> None:
-        wait = self.delay(host)
+    def __call__(self, host: str, recording: Recording | None = None) -> None:
+        wait = self.delay(host, recording)
         if wait > 0:
             time.sleep(wait)
 
-    def delay(self, host: str) -> float:
-        """Seconds to wait before a request to ``host`` may go: its slot, taken now."""
+    def delay(self, host: str, recording: Recording | None = None) -> float:
+        """Seconds to wait before a request to ``host`` may go: its slot, taken now. A lookup of
+        the host's addresses made for it is kept in ``recording`` (the WARC holds every lookup)."""
         if not self.interval:
             return 0.0
-        return self._reserve(self._address(host.lower()))
+        return self._reserve(self._address(host.lower(), recording))
 
     def _reserve(self, address: str) -> float:
         with self._lock:
@@ -144,11 +145,13 @@ class Pacer:
             self._next[address] = at + self.interval
         return at - now
 
-    def _address(self, host: str) -> str:
+    def _address(self, host: str, recording: Recording | None = None) -> str:
         with self._lock:
             if host in self._addresses:
                 return self._addresses[host]
         found = self.resolver.addresses(host)
+        if recording is not None:
+            recording.keep_addresses(Addresses(host, tuple(found)))
         address = sorted(found)[0] if found else f"name:{host}"
         with self._lock:
             self._addresses[host] = address

@@ -3,7 +3,8 @@
 Every request the scan sent is a ``request`` record; its answer a ``response`` record
 (``WARC-Concurrent-To`` the request), or, when no answer came, a ``metadata`` record holding the
 error. A TXT lookup is a ``resource`` record at ``dns:NAME?type=TXT`` holding the answer as JSON
-(status, TTL, each record's character-strings in base64, the DNSSEC state). The kit's own facts
+(status, TTL, each record's character-strings in base64, the DNSSEC state); the A and AAAA lookup
+made to pace a host per address, one at ``dns:HOST?type=A+AAAA`` (the addresses found). The kit's own facts
 ride in ``WARC-Adck-*`` headers: the domain scanned, the timings, the TLS version, an error that
 cut a body. A response's payload is the body **as the kit decoded it** (``WARC-Adck-Body:
 decoded``), beside the headers as received (a ``Content-Encoding`` among them): the bytes the
@@ -30,7 +31,7 @@ from warcio.warcwriter import WARCWriter
 from conformance import __version__
 from conformance.dns import TxtAnswer
 from conformance.fetch import Exchange
-from conformance.recording import Recording
+from conformance.recording import Addresses, Recording
 
 INDEX_SUFFIX = ".idx"
 DNS_TYPE = "application/vnd.adck.dns-answer+json"
@@ -70,7 +71,9 @@ class DomainWriter:
         buffer = io.BytesIO()
         writer = WARCWriter(buffer, gzip=True)
         for kind, item in recording.items():
-            for record in (_http_records(writer, domain, item) if kind == "http" else [_dns_record(writer, domain, item)]):
+            records = (_http_records(writer, domain, item) if kind == "http" else
+                       [_addresses_record(writer, domain, item)] if kind == "addresses" else [_dns_record(writer, domain, item)])
+            for record in records:
                 writer.write_record(record)
         data = buffer.getvalue()
         offset = self._file.tell()
@@ -130,6 +133,16 @@ def _dns_record(writer: WARCWriter, domain: str, answer: TxtAnswer):
             "detail": answer.detail,
             "records": [[base64.b64encode(s).decode("ascii") for s in strings] for strings in answer.records]}
     return writer.create_warc_record(f"dns:{answer.name}?type=TXT", "resource",
+                                     payload=io.BytesIO(json.dumps(data).encode()), warc_content_type=DNS_TYPE,
+                                     warc_headers_dict=_common(domain))
+
+
+def _addresses_record(writer: WARCWriter, domain: str, found: Addresses):
+    # status and records as a TXT answer's, so a kit that knows no address records reads it as an
+    # empty answer for a name no judged run asks (the host itself, never _agent.HOST)
+    data = {"name": found.name, "type": "A AAAA", "status": "ok", "addresses": list(found.found), "records": [],
+            "detail": "looked up to pace the scan's requests per address"}
+    return writer.create_warc_record(f"dns:{found.name}?type=A+AAAA", "resource",
                                      payload=io.BytesIO(json.dumps(data).encode()), warc_content_type=DNS_TYPE,
                                      warc_headers_dict=_common(domain))
 
@@ -204,6 +217,9 @@ def _read(stream: IO[bytes]) -> dict[str, Recording]:
             recording.keep(exchange)
         elif kind == "resource" and uri and uri.startswith("dns:"):
             data = json.loads(record.raw_stream.read())
+            if data.get("type") == "A AAAA":
+                recording.keep_addresses(Addresses(data["name"], tuple(data.get("addresses", ()))))
+                continue
             answer = TxtAnswer(name=data["name"], status=data["status"], ttl=data.get("ttl"),
                                dnssec=data.get("dnssec", "unchecked"), detail=data.get("detail", ""),
                                records=[[base64.b64decode(s) for s in strings] for strings in data.get("records", [])])
