@@ -50,6 +50,21 @@ def test_several_txt_records_at_one_name(resolver: Resolver) -> None:
     assert len(resolver.txt("multi.example.test").texts()) == 2
 
 
+@pytest.mark.parametrize("order", [("a", "b", "c"), ("c", "b", "a"), ("b", "c", "a")])
+def test_the_mock_serves_an_rrset_in_zone_order(adck_dns: MockDNS, order: tuple[str, ...]) -> None:
+    """Self-tests that serve records in both orders mean both orders (dnspython would shuffle
+    them on every answer), over UDP and over TCP, signed or not."""
+    for signed in (False, True):
+        zone = f"{''.join(order)}-{int(signed)}.test"
+        adck_dns.add_zone(zone, "".join(f'_agent 300 IN TXT "v=aid1;u=https://{x}.test/"\n' for x in order)
+                          + 'big 300 IN TXT "{0}" "{0}" "{0}" "{0}" "{0}" "{0}"\nbig 300 IN TXT "2"\n'.format("x" * 250),
+                          sign=signed)
+        resolver = Resolver(DnsConfig(nameservers=(("127.0.0.1", adck_dns.port),), timeout=0.5, lifetime=1.0))
+        for _ in range(8):
+            assert resolver.txt(f"_agent.{zone}").texts() == [f"v=aid1;u=https://{x}.test/" for x in order]
+            assert resolver.txt(f"big.{zone}").texts()[1] == "2"  # over TCP (1,500 bytes: truncated over UDP)
+
+
 @pytest.mark.parametrize("name, status", [
     ("nothing.example.test", "nxdomain"),
     ("example.test", "nodata"),

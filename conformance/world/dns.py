@@ -198,6 +198,11 @@ class MockDNS:
         self.stop()
 
 
+# _ORDER: an RRset's records go out in the order the zone text lists them, never shuffled
+# (dnspython shuffles by default, as a name server rotating its answers would). A self-test that
+# serves two records in both orders then means both orders, and a run gives the same answers
+# again when it is replayed. The kit itself never relies on the order of a DNS answer (it has
+# none): ``tests/test_aid_record.py`` checks v1's record choice over every order.
 class _UDPHandler(socketserver.BaseRequestHandler):
     def handle(self) -> None:
         data, sock = self.request
@@ -210,7 +215,7 @@ class _UDPHandler(socketserver.BaseRequestHandler):
             return
         limit = query.payload if query.edns >= 0 else 512
         try:
-            wire = response.to_wire(max_size=limit)
+            wire = response.to_wire(max_size=limit, want_shuffle=False)  # zone order: _ORDER
         except dns.exception.TooBig:
             truncated = dns.message.make_response(query)
             truncated.flags |= dns.flags.TC | dns.flags.AA
@@ -232,7 +237,8 @@ class _TCPHandler(socketserver.BaseRequestHandler):
                 response = self.server.dns.answer(query, "tcp")  # type: ignore[attr-defined]
                 if response is None:
                     return
-                wire = response.to_wire(max_size=65535)  # TCP: not the request's UDP payload size
+                # TCP: not the request's UDP payload size; zone order (_ORDER)
+                wire = response.to_wire(max_size=65535, want_shuffle=False)
                 conn.sendall(struct.pack("!H", len(wire)) + wire)
         except (OSError, dns.exception.DNSException):
             return
