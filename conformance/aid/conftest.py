@@ -80,10 +80,10 @@ def v1_record(records: list[list[bytes]]) -> tuple[list[bytes], list[list[bytes]
     one without v, else any. An aid2 record beside it is a later revision's (v2.1 2.2), judged as
     v1's only when nothing else is there.
 
-    The order of the records in a DNS answer carries no meaning (name servers rotate them; a
-    signed zone sorts them its own way), so among records of one rank the one whose bytes sort
-    first is chosen, and the others keep that order: the same published records give the same
-    verdicts and messages, whatever order they came in."""
+    The order of the records in a DNS answer carries no meaning (name servers rotate them), so
+    among records of one rank the one whose bytes sort first is chosen, and the others keep
+    that order: the same published records give the same verdicts and messages, whatever order
+    they came in."""
     ordered = sorted(records, key=_record_order)
     versions = [parse(b"".join(r).decode("utf-8", errors="replace")).get("v") or "" for r in ordered]
     ranked = [lambda v: v == "aid1", lambda v: v.startswith("aid") and v != "aid2", lambda v: not v]

@@ -201,8 +201,9 @@ class MockDNS:
 # _ORDER: an RRset's records go out in the order the zone text lists them, never shuffled
 # (dnspython shuffles by default, as a name server rotating its answers would). A self-test that
 # serves two records in both orders then means both orders, and a run gives the same answers
-# again when it is replayed. The kit itself never relies on the order of a DNS answer (it has
-# none): ``tests/test_aid_record.py`` checks v1's record choice over every order.
+# again when it is replayed. A check of the kit must not depend on the order of a DNS answer
+# (it has none): v1's record choice, the one place that chose by it, is checked over every order
+# in ``tests/test_aid_record.py``.
 class _UDPHandler(socketserver.BaseRequestHandler):
     def handle(self) -> None:
         data, sock = self.request
