@@ -83,7 +83,7 @@ def test_spaced_keys_are_read_as_amb07_says() -> None:
 def test_v1_record_choice_does_not_depend_on_answer_order() -> None:
     """Two aid2 records and no aid1 one (a provider that wrote v=aid2 in its v1 record beside its
     v2.1 record): v1's record is the same one whichever the name server sent first. CI once
-    judged the other record under another hash seed, as the mock served them the other way."""
+    judged the other record, when the mock (then shuffling its answers) sent them the other way."""
     from conformance.aid.conftest import v1_record
 
     mine = [b"v=aid2;uri=https://api.x.test/mcp;proto=mcp;", b"config=https://x.test/.well-known/aid.json"]

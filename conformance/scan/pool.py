@@ -64,8 +64,9 @@ class SharedPacer(Pacer):
 
     def knowing(self, domain: str) -> "SharedPacer":
         """This pacer, carrying the address it already found for ``domain``: a worker judging that
-        domain then does not look it up again (a lookup is neither paced nor recorded). Its key is
-        the host as the fetcher paces it, ``httpx.URL.host``: an internationalized name in Unicode."""
+        domain then does not look it up again (the scan's recording already holds that lookup).
+        Its key is the host as the fetcher paces it, ``httpx.URL.host``: an internationalized
+        name in Unicode."""
         try:
             host = httpx.URL(f"https://{domain}/").host
         except Exception:  # noqa: BLE001 - a name httpx refuses: no request went to it either

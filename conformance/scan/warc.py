@@ -35,6 +35,8 @@ from conformance.recording import Addresses, Recording
 
 INDEX_SUFFIX = ".idx"
 DNS_TYPE = "application/vnd.adck.dns-answer+json"
+#: The ``type`` of a DNS resource record holding a host's A and AAAA lookup (not a TXT answer).
+ADDRESSES = "A AAAA"
 ERROR_TYPE = "application/vnd.adck.exchange-error+json"
 
 
@@ -140,7 +142,7 @@ def _dns_record(writer: WARCWriter, domain: str, answer: TxtAnswer):
 def _addresses_record(writer: WARCWriter, domain: str, found: Addresses):
     # status and records as a TXT answer's, so a kit that knows no address records reads it as an
     # empty answer for a name no judged run asks (the host itself, never _agent.HOST)
-    data = {"name": found.name, "type": "A AAAA", "status": "ok", "addresses": list(found.found), "records": [],
+    data = {"name": found.name, "type": ADDRESSES, "status": "ok", "addresses": list(found.found), "records": [],
             "detail": "looked up to pace the scan's requests per address"}
     return writer.create_warc_record(f"dns:{found.name}?type=A+AAAA", "resource",
                                      payload=io.BytesIO(json.dumps(data).encode()), warc_content_type=DNS_TYPE,
@@ -217,7 +219,7 @@ def _read(stream: IO[bytes]) -> dict[str, Recording]:
             recording.keep(exchange)
         elif kind == "resource" and uri and uri.startswith("dns:"):
             data = json.loads(record.raw_stream.read())
-            if data.get("type") == "A AAAA":
+            if data.get("type") == ADDRESSES:
                 recording.keep_addresses(Addresses(data["name"], tuple(data.get("addresses", ()))))
                 continue
             answer = TxtAnswer(name=data["name"], status=data["status"], ttl=data.get("ttl"),
