@@ -4,7 +4,7 @@
 
 Runs each part of asking one quiet domain on its own, one domain after another on one thread
 (no thread pool, no event loop), against the simulated internet in a child process, and prints
-the CPU and wall time per domain of each: the three HTTPS GETs, the TXT lookup, the A and AAAA
+the CPU and wall time per domain of each: the three HTTPS GETs, the TXT lookup, the A (and AAAA)
 lookups that pace a host, the whole probe as a scan makes it (recorded, paced), writing its WARC
 records, and its four result lines. Then the three GETs against two minimal servers that answer
 404 to everything: Werkzeug's (the simulated internet's: it closes every connection, so each GET
@@ -70,7 +70,7 @@ def parts(n: int) -> None:
             writer = warc.DomainWriter(Path(folder) / "parts.warc.gz", {})
             steps = [("three HTTPS GETs (one fetcher, nothing recorded)", gets),
                      ("the TXT lookup at _agent", lambda d: resolver.txt(f"_agent.{d}")),
-                     ("the A and AAAA lookups that pace the host", resolver.addresses),
+                     ("the address lookup that paces the host (A)", resolver.addresses),
                      ("the whole probe, as a scan makes it (recorded, paced)", probe),
                      ("its WARC records written", lambda d: writer.write(d, recordings[d])),
                      ("its four result lines", lambda d: [DraftResult(d, s, "x", "not-found", "HTTP 404").to_json()

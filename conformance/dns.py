@@ -148,21 +148,25 @@ class Resolver:
             recording.keep_txt(held)
         return held
 
-    def addresses(self, domain: str) -> list[str]:
-        """The A and AAAA addresses of ``domain`` (empty when it has none or the lookup fails);
-        a scan asks it only to pace its requests per address, and keeps what it found in its
-        recording (a WARC resource record, docs/scan.md); a judged run never asks it."""
-        found: list[str] = []
+    def addresses(self, domain: str) -> tuple[list[str], tuple[str, ...]]:
+        """The addresses of ``domain`` (empty when it has none or the lookups fail): its A
+        records, or its AAAA records when it has no A record; and the types asked, ``("A",)`` or
+        ``("A", "AAAA")``. A scan asks it only to pace its requests per address (one address a
+        name is enough for that: one query a domain instead of two), and keeps what it found in
+        its recording (a WARC resource record, docs/scan.md); a judged run never asks it."""
+        asked: list[str] = []
         for rdtype in ("A", "AAAA"):
+            asked.append(rdtype)
             try:
                 answer = self._resolver.resolve(domain, rdtype, raise_on_no_answer=False)
             except dns.exception.DNSException:
                 continue
-            with self._lock:
-                self.queries_sent += 1
+            finally:
+                with self._lock:
+                    self.queries_sent += 1
             if answer.rrset is not None:
-                found += [r.to_text() for r in answer.rrset]
-        return found
+                return [r.to_text() for r in answer.rrset], tuple(asked)
+        return [], tuple(asked)
 
     def _txt(self, qname: dns.name.Name, name: str) -> TxtAnswer:
         with self._lock:

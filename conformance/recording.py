@@ -56,11 +56,12 @@ def _frozen(exchange: "Exchange") -> "Exchange":
 
 @dataclass(frozen=True)
 class Addresses:
-    """The A and AAAA addresses a scan looked up for a host, to pace its requests per address
-    (empty: none, or the lookup failed)."""
+    """The addresses a scan looked up for a host, to pace its requests per address (empty: none,
+    or the lookups failed), and the record types it asked: A, then AAAA when there was no A."""
 
     name: str
     found: tuple[str, ...]
+    asked: tuple[str, ...] = ("A", "AAAA")
 
 
 def refusal(item: Any) -> tuple[str, str] | None:
@@ -98,7 +99,7 @@ class Recording:
     public_only: bool = False
     http: dict[tuple, "Exchange"] = field(default_factory=dict)
     dns: dict[str, "TxtAnswer"] = field(default_factory=dict)
-    #: The A and AAAA lookups a live scan made to pace a host per address (its host -> them).
+    #: The address lookups a live scan made to pace a host per address (its host -> them).
     addresses: dict[str, "Addresses"] = field(default_factory=dict)
     #: The order requests were first made in: ("http", key), ("dns", name) or ("addresses", host).
     order: list[tuple[str, Any]] = field(default_factory=list)

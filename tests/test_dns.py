@@ -154,6 +154,25 @@ def test_bad_nameserver_specs(spec: str) -> None:
         DnsConfig.parse_nameserver(spec)
 
 
+@pytest.mark.parametrize(("records", "found", "asked"), [
+    ("host 300 IN A 192.0.2.9\nhost 300 IN A 192.0.2.1\nhost 300 IN AAAA 2001:db8::1\n",
+     ["192.0.2.9", "192.0.2.1"], ("A",)),
+    ("host 300 IN A 192.0.2.9\n", ["192.0.2.9"], ("A",)),
+    ("host 300 IN AAAA 2001:db8::2\nhost 300 IN AAAA 2001:db8::1\n", ["2001:db8::2", "2001:db8::1"], ("A", "AAAA")),
+    ("host 300 IN TXT \"no address\"\n", [], ("A", "AAAA")),
+    ("", [], ("A", "AAAA")),
+])
+def test_a_hosts_addresses_are_its_a_records_else_its_aaaa_records(
+        adck_dns: MockDNS, records: str, found: list[str], asked: tuple[str, ...]) -> None:
+    """The pacer's lookup (one address a host is all a per-address budget needs): A first, AAAA
+    only when there is no A record, every query sent counted."""
+    adck_dns.add_zone("addresses.test", records or "other 300 IN A 192.0.2.7\n")
+    resolver = Resolver(DnsConfig(nameservers=(("127.0.0.1", adck_dns.port),), timeout=0.5, lifetime=1.0))
+    assert resolver.addresses("host.addresses.test") == (found, asked)
+    assert resolver.queries_sent == len(asked)
+    assert [q.rdtype for q in adck_dns.log if q.name.startswith("host.")] == list(asked)
+
+
 def test_queries_are_counted(resolver: Resolver) -> None:
     resolver.txt("_agent.example.test")
     resolver.txt("multi.example.test")

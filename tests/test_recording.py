@@ -13,7 +13,7 @@ from conformance import api
 from conformance.dns import DnsConfig, Resolver, TxtAnswer
 from conformance.fetch import ConnectTo, Exchange, Fetcher, HttpConfig
 from conformance.outcomes import NARROWED
-from conformance.recording import NOT_RECORDED, OUT_OF_SCOPE, READ_ONLY, Recording, refusal
+from conformance.recording import NOT_RECORDED, OUT_OF_SCOPE, READ_ONLY, Addresses, Recording, refusal
 from conformance.scan import warc
 from conformance.world import tls
 from conformance.world.scenarios import ScenarioWorld
@@ -119,6 +119,9 @@ def test_warc_round_trip_keeps_every_field(tmp_path: Path) -> None:
         recording.keep(ex)
     recording.keep_txt(TxtAnswer(name="_agent.a.test", status="ok", records=[[b"v=aid1;", b"u=https://x"]], ttl=300))
     recording.keep_txt(TxtAnswer(name="_agent.b.test", status="nxdomain", detail="nx"))
+    recording.keep_addresses(Addresses("a.test", ("192.0.2.1",), ("A",)))  # a pacing lookup: A only
+    recording.keep_addresses(Addresses("v6.a.test", ("2001:db8::1",), ("A", "AAAA")))  # no A: AAAA asked too
+    recording.keep_addresses(Addresses("none.a.test", ()))
     path = tmp_path / "s.warc.gz"
     with warc.DomainWriter(path, {"adck-scan-drafts": "aiendpoint, aid@v1.2"}) as writer:
         writer.write("a.test", recording)

@@ -109,9 +109,9 @@ def test_a_scan_is_read_only_polite_and_says_what_it_is(scanned) -> None:
 
 
 def test_the_warc_holds_the_lookups_that_paced_each_domain(scanned) -> None:
-    """Every lookup the scan made is in its WARC: beside each domain's TXT query and GETs, the A
-    and AAAA lookup that found the address its requests were paced by, before the first GET
-    (the judging workers got that address and looked up nothing)."""
+    """Every lookup the scan made is in its WARC: beside each domain's TXT query and GETs, the
+    lookup that found the address its requests were paced by (A: every simulated host has one),
+    before the first GET (the judging workers got that address and looked up nothing)."""
     net, out, _ = scanned
     recordings = warc.read_all(out.warc)
     for host in net.hosts:
@@ -119,12 +119,13 @@ def test_the_warc_holds_the_lookups_that_paced_each_domain(scanned) -> None:
         assert kinds.count("addresses") == 1 and "http" in kinds, (host.domain, kinds)
         assert kinds.index("addresses") < kinds.index("http")
         assert recordings[host.domain].addresses[host.domain].found == (host.address,)
+        assert recordings[host.domain].addresses[host.domain].asked == ("A",)
 
 
 def test_pacer_spaces_requests_to_one_address() -> None:
     class Addresses:
-        def addresses(self, host: str) -> list[str]:
-            return ["127.0.0.9"] if host.startswith("shared") else []
+        def addresses(self, host: str) -> tuple[list[str], tuple[str, ...]]:
+            return (["127.0.0.9"], ("A",)) if host.startswith("shared") else ([], ("A", "AAAA"))
 
     pacer = Pacer(20.0, Addresses())  # type: ignore[arg-type]
     stamps: list[tuple[str, float]] = []

@@ -119,6 +119,48 @@ def test_addresses_are_shared_and_published(net):
     assert down and all(res.resolve(h.domain, "A") for h in down)  # they resolve; only connecting fails
 
 
+def _ask(tls_socket, request: bytes) -> bytes:
+    """One request on an open connection, and its whole response (headers and Content-Length body)."""
+    tls_socket.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += tls_socket.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = 0 if request.startswith(b"HEAD ") else int(re.search(rb"(?im)^content-length: *(\d+)", head).group(1))
+    while len(body) < length:
+        body += tls_socket.recv(4096)
+    return head
+
+
+@pytest.mark.parametrize("keep_alive", [True, False])
+def test_a_host_keeps_its_connection_open_between_bodiless_requests(net, keep_alive: bool):
+    """Most web servers keep a connection open (a scan's three GETs to a domain then share one TLS
+    handshake, as on the internet); a request with a body still closes it. ScenarioWorld keeps its
+    Werkzeug default (close) unless asked."""
+    import ssl
+
+    from conformance.world import tls
+    from conformance.world.scenarios import ScenarioWorld
+
+    world = None if keep_alive else ScenarioWorld()
+    port = net.world.port("https") if keep_alive else world.port("https")
+    host = next(h for h in net.hosts if set(h.kinds.values()) == {"none"}).domain
+    context = ssl.create_default_context(cafile=str(tls.ca_bundle()))
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw, \
+                context.wrap_socket(raw, server_hostname=host) as conn:
+            heads = [_ask(conn, f"{method} /.well-known/{name} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+                     for method, name in (("GET", "ai"), ("HEAD", "woa.json"), ("GET", "ai-discovery"))[:3 if keep_alive else 1]]
+            assert all(b"connection: close" not in h.lower() for h in heads) is keep_alive, heads
+            if keep_alive:
+                head = _ask(conn, f"POST /x HTTP/1.1\r\nHost: {host}\r\nContent-Length: 2\r\n\r\n{{}}".encode())
+                assert b"connection: close" in head.lower()
+                assert conn.recv(1) == b""  # closed after it
+    finally:
+        if world is not None:
+            world.stop()
+
+
 def facts(internet: SimulatedInternet):
     return [(h.domain, h.kinds, h.expected, h.address, h.detail) for h in internet.hosts]
 

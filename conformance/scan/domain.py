@@ -116,8 +116,9 @@ class DraftResult:
 
 
 class Pacer:
-    """At most ``rate`` requests a second to one IP address (the addresses a name has in DNS;
-    a name without one is paced on its own). Thread-safe; waits in the calling thread."""
+    """At most ``rate`` requests a second to one IP address (a name's lowest A address in DNS, or
+    AAAA when it has no A; a name without one is paced on its own). Thread-safe; waits in the
+    calling thread."""
 
     def __init__(self, rate: float, resolver: Resolver) -> None:
         self.interval = 1.0 / rate if rate > 0 else 0.0
@@ -149,9 +150,9 @@ class Pacer:
         with self._lock:
             if host in self._addresses:
                 return self._addresses[host]
-        found = self.resolver.addresses(host)
+        found, asked = self.resolver.addresses(host)
         if recording is not None:
-            recording.keep_addresses(Addresses(host, tuple(found)))
+            recording.keep_addresses(Addresses(host, tuple(found), asked))
         address = sorted(found)[0] if found else f"name:{host}"
         with self._lock:
             self._addresses[host] = address

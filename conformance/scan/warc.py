@@ -3,8 +3,9 @@
 Every request the scan sent is a ``request`` record; its answer a ``response`` record
 (``WARC-Concurrent-To`` the request), or, when no answer came, a ``metadata`` record holding the
 error. A TXT lookup is a ``resource`` record at ``dns:NAME?type=TXT`` holding the answer as JSON
-(status, TTL, each record's character-strings in base64, the DNSSEC state); the A and AAAA lookup
-made to pace a host per address, one at ``dns:HOST?type=A+AAAA`` (the addresses found). The kit's own facts
+(status, TTL, each record's character-strings in base64, the DNSSEC state); the lookup made to
+pace a host per address, one at ``dns:HOST?type=A`` (or ``?type=A+AAAA`` when the host had no A
+record and AAAA was asked too), holding the addresses found. The kit's own facts
 ride in ``WARC-Adck-*`` headers: the domain scanned, the timings, the TLS version, an error that
 cut a body. A response's payload is the body **as the kit decoded it** (``WARC-Adck-Body:
 decoded``), beside the headers as received (a ``Content-Encoding`` among them): the bytes the
@@ -35,8 +36,9 @@ from conformance.recording import Addresses, Recording
 
 INDEX_SUFFIX = ".idx"
 DNS_TYPE = "application/vnd.adck.dns-answer+json"
-#: The ``type`` of a DNS resource record holding a host's A and AAAA lookup (not a TXT answer).
-ADDRESSES = "A AAAA"
+#: The ``type`` of a DNS resource record holding a host's address lookup (not a TXT answer): the
+#: record types asked, "A" or "A AAAA".
+ADDRESSES = ("A", "A AAAA")
 ERROR_TYPE = "application/vnd.adck.exchange-error+json"
 
 
@@ -142,9 +144,9 @@ def _dns_record(writer: WARCWriter, domain: str, answer: TxtAnswer):
 def _addresses_record(writer: WARCWriter, domain: str, found: Addresses):
     # status and records as a TXT answer's, so a kit that knows no address records reads it as an
     # empty answer for a name no judged run asks (the host itself, never _agent.HOST)
-    data = {"name": found.name, "type": ADDRESSES, "status": "ok", "addresses": list(found.found), "records": [],
-            "detail": "looked up to pace the scan's requests per address"}
-    return writer.create_warc_record(f"dns:{found.name}?type=A+AAAA", "resource",
+    data = {"name": found.name, "type": " ".join(found.asked), "status": "ok", "addresses": list(found.found),
+            "records": [], "detail": "looked up to pace the scan's requests per address"}
+    return writer.create_warc_record(f"dns:{found.name}?type={'+'.join(found.asked)}", "resource",
                                      payload=io.BytesIO(json.dumps(data).encode()), warc_content_type=DNS_TYPE,
                                      warc_headers_dict=_common(domain))
 
@@ -219,8 +221,9 @@ def _read(stream: IO[bytes]) -> dict[str, Recording]:
             recording.keep(exchange)
         elif kind == "resource" and uri and uri.startswith("dns:"):
             data = json.loads(record.raw_stream.read())
-            if data.get("type") == ADDRESSES:
-                recording.keep_addresses(Addresses(data["name"], tuple(data.get("addresses", ()))))
+            if data.get("type") in ADDRESSES:
+                recording.keep_addresses(Addresses(data["name"], tuple(data.get("addresses", ())),
+                                                   tuple(data["type"].split())))
                 continue
             answer = TxtAnswer(name=data["name"], status=data["status"], ttl=data.get("ttl"),
                                dnssec=data.get("dnssec", "unchecked"), detail=data.get("detail", ""),

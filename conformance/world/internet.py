@@ -177,7 +177,7 @@ def build(n: int, *, seed: int = 0, publishing: float = 0.05, unreachable: float
     plans = _plan(sorted(publishers), rng)
 
     closed = _closed_port()
-    world = ScenarioWorld()
+    world = ScenarioWorld(keep_alive=True)
     dns = None
     try:
         hosts: list[Host] = []

@@ -14,11 +14,13 @@ request a client sends. Listeners:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from datetime import datetime
 import json
 import logging
 import re
+import socket
 import threading
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
@@ -103,10 +105,12 @@ class Scenario:
 class ScenarioWorld:
     """The listeners of a run's scenarios; stop it with ``stop()`` (or use ``with``)."""
 
-    def __init__(self, mode: Literal["sockets", "respx"] = "sockets") -> None:
+    def __init__(self, mode: Literal["sockets", "respx"] = "sockets", *, keep_alive: bool = False) -> None:
         """``sockets``: real listeners on loopback (TLS included). ``respx``: no sockets at all;
         every httpx request of this process is answered in-process through respx, for Python
-        clients built on httpx (certificate checks cannot be observed there)."""
+        clients built on httpx (certificate checks cannot be observed there). ``keep_alive``:
+        the listeners keep a connection open after a GET or HEAD without a body, as most web
+        servers do (Werkzeug closes every connection)."""
         self.mode = mode
         #: The clients' clock of the current step (set by the driver): responses carry it as Date.
         self.clock: datetime | None = None
@@ -135,7 +139,7 @@ class ScenarioWorld:
             server = LoopbackServer(host="127.0.0.1", port=0, ssl_context=ctx, threaded=True)
             server.expect_request(re.compile(".*")).respond_with_handler(self._handler(name))
             server.start()
-            server.server.RequestHandlerClass = _OneDateHandler  # type: ignore[union-attr]
+            server.server.RequestHandlerClass = _KeepAliveHandler if keep_alive else _OneDateHandler  # type: ignore[union-attr]
             self._servers[name] = server
 
     def _respx_answer(self, request: "httpx.Request") -> "httpx.Response":
@@ -256,3 +260,48 @@ class _OneDateHandler(WSGIRequestHandler):
         self.log_request(code)
         self.send_response_only(code, message)
         self.send_header("Server", self.version_string())
+
+
+class _KeepAliveHandler(_OneDateHandler):
+    """:class:`_OneDateHandler` keeping the connection open after a GET or HEAD without a body,
+    as most web servers do: Werkzeug sends ``Connection: close`` on every response (it cannot
+    drain an unread body before the next request line, which a bodiless request does not have).
+    An idle connection is closed after ``timeout`` seconds."""
+
+    timeout = 10
+
+    def make_environ(self):  # noqa: ANN201 - Werkzeug's WSGIEnvironment
+        environ = super().make_environ()
+        if self._reusable():
+            # Werkzeug reads whatever follows a response, to drain an unread body: that would be
+            # the next request on a kept connection (it then waits for 10 MB). A bodiless request
+            # leaves nothing to drain, so it looks at a socket nothing is ever written to.
+            self.connection = _nothing_to_read()
+        return environ
+
+    def run_wsgi(self) -> None:
+        connection = self.connection
+        try:
+            super().run_wsgi()
+        finally:
+            self.connection = connection
+
+    def send_header(self, keyword: str, value: str) -> None:
+        if keyword.lower() == "connection" and value.lower() == "close" and self._reusable():
+            return
+        super().send_header(keyword, value)
+
+    def _reusable(self) -> bool:
+        return (self.request_version == "HTTP/1.1" and not self.close_connection
+                and self.command in ("GET", "HEAD")
+                and "Content-Length" not in self.headers and "Transfer-Encoding" not in self.headers)
+
+
+@functools.cache
+def _socket_pair() -> tuple[socket.socket, socket.socket]:
+    return socket.socketpair()
+
+
+def _nothing_to_read() -> socket.socket:
+    """A socket nothing is ever written to (one end of a pair both kept open for the process)."""
+    return _socket_pair()[0]
