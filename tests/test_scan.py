@@ -342,6 +342,24 @@ def test_a_deadline_leaves_the_rest_for_a_resumed_run(tmp_path: Path) -> None:
         assert len(lines(out.results)) == len(net.hosts) * len(DRAFTS)
 
 
+def test_domains_are_asked_in_a_shuffled_order_the_same_for_the_same_seed(tmp_path: Path) -> None:
+    """Neighbours in a list (here eight hosts in a row share an address) are not asked together:
+    the order is a shuffle of the list, the same for the same ``--seed``, another for another."""
+    from dataclasses import replace
+
+    with simulated_internet(16, seed=2, publishing=0.0) as net:
+        def asked(seed: int, name: str) -> list[str]:
+            order: list[str] = []
+            scan(net.domains(), replace(options(net), seed=seed), Outputs(tmp_path / name), concurrency=1,
+                 rate=1000, on_domain=lambda domain, _: order.append(domain))
+            return order
+
+        first, again, other = asked(1, "a"), asked(1, "b"), asked(2, "c")
+        listed = net.domains()
+    assert sorted(first) == sorted(listed) and first == again
+    assert first != listed and other != first
+
+
 @pytest.mark.parametrize(("argv", "said"), [
     (["scan", "{empty}"], "no domain"),
     (["scan", "{list}", "--draft", "adp"], "has no entry point"),

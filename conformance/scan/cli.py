@@ -30,7 +30,8 @@ def add_parsers(sub, positive) -> None:  # noqa: ANN001 - argparse's subparsers 
                    help="worker processes judging the documents found (default: one per core, at most 8; 0: judge in "
                         "the scan's own process, one at a time)")
     s.add_argument("--deadline", type=positive(float), default=None, metavar="S",
-                   help="stop starting new domains after S seconds (the rest is left for a resumed run)")
+                   help="stop starting new domains after S seconds (the rest, a random sample of the list: domains are "
+                        "asked in a shuffled order, is left for a resumed run)")
     s.add_argument("--contact", default="", metavar="TEXT",
                    help="how a site owner reaches you (a URL or an e-mail address), sent in the User-Agent")
     s.add_argument("--ca-bundle", help="PEM file of CA certificates to trust besides the system's (TLS checks stay on)")
@@ -77,7 +78,8 @@ def _common(p: argparse.ArgumentParser, positive) -> None:  # noqa: ANN001
     p.add_argument("--draft", action="append", default=[], metavar="DRAFT[@REV]",
                    help="scan or judge this draft (repeatable; default: every draft with an entry point, its newest "
                         "revision; for a judge, the scan's own)")
-    p.add_argument("--seed", type=int, default=0, help="hypothesis seed of every judging run (default 0)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="hypothesis seed of every judging run, and of the order a scan asks its domains in (default 0)")
 
 
 def _options(args: argparse.Namespace, drafts: tuple[str, ...]):

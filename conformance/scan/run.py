@@ -10,6 +10,12 @@ file is the checkpoint. Started again on the same output, a scan skips every dom
 hold, drops the records of a domain it wrote but did not finish, and goes on: killed halfway
 and resumed, no domain is lost and none is judged twice.
 
+Domains are asked in a shuffled order, the same for the same ``--seed``: neighbours in a list are
+often one operator's hosts on one server (a sorted zone file, a hoster's customers), and asked
+together they would wait on that server's per-address budget while the others idle; shuffled, the
+load spreads over servers, as Internet-wide scanners such as ZMap spread theirs. A deadline then
+leaves a random sample unscanned, not the list's tail.
+
 Files, for ``--out OUT``: ``OUT.warc.gz`` (and its index ``OUT.warc.gz.idx``), ``OUT.jsonl``
 (one line per domain and draft), ``OUT.summary.json``, ``OUT.summary.md`` and
 ``OUT.summary.html`` (plots).
@@ -20,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import time
 from collections.abc import Callable, Iterable
@@ -135,6 +142,7 @@ async def _scan(domains: list[str], options: ScanOptions, out: Outputs, *, concu
     stats = ScanStats()
     finished = resume(out, len(specs))
     todo = [d for d in domains if d not in finished]
+    random.Random(f"adck-scan-order:{options.seed}").shuffle(todo)
     stats.skipped = len(domains) - len(todo)
     pool = None
     if judges > 0 and todo:
