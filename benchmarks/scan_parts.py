@@ -7,8 +7,9 @@ Runs each part of asking one quiet domain on its own, one domain after another o
 the CPU and wall time per domain of each: the three HTTPS GETs, the TXT lookup, the A (and AAAA)
 lookups that pace a host, the whole probe as a scan makes it (recorded, paced), writing its WARC
 records, and its four result lines. Then the three GETs against two minimal servers that answer
-404 to everything: Werkzeug's (the simulated internet's: it closes every connection, so each GET
-pays a TLS handshake) and uvicorn's (it keeps the connection open: the three share one). The
+404 to everything: Werkzeug's as it comes (it closes every connection, so each GET pays a TLS
+handshake; the simulated internet keeps its connections open) and uvicorn's (it keeps the
+connection open: the three share one). The
 difference between the probe here and a scan's CPU per domain in ``benchmarks/scan.py`` is what
 running many domains at once costs (threads under one interpreter lock, the event loop).
 Speed is measured here, never asserted in a test.
