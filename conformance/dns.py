@@ -150,7 +150,8 @@ class Resolver:
 
     def addresses(self, domain: str) -> tuple[list[str], tuple[str, ...]]:
         """The addresses of ``domain`` (empty when it has none or the lookups fail): its A
-        records, or its AAAA records when it has no A record; and the types asked, ``("A",)`` or
+        records, or its AAAA records when it has no A record (a name that does not exist has
+        neither: no AAAA query after NXDOMAIN); and the types asked, ``("A",)`` or
         ``("A", "AAAA")``. A scan asks it only to pace its requests per address (one address a
         name is enough for that: one query a domain instead of two), and keeps what it found in
         its recording (a WARC resource record, docs/scan.md); a judged run never asks it."""
@@ -159,6 +160,8 @@ class Resolver:
             asked.append(rdtype)
             try:
                 answer = self._resolver.resolve(domain, rdtype, raise_on_no_answer=False)
+            except dns.resolver.NXDOMAIN:
+                break
             except dns.exception.DNSException:
                 continue
             finally:
