@@ -132,33 +132,42 @@ def _ask(tls_socket, request: bytes) -> bytes:
     return head
 
 
-@pytest.mark.parametrize("keep_alive", [True, False])
-def test_a_host_keeps_its_connection_open_between_bodiless_requests(net, keep_alive: bool):
-    """Most web servers keep a connection open (a scan's three GETs to a domain then share one TLS
-    handshake, as on the internet); a request with a body still closes it. ScenarioWorld keeps its
-    Werkzeug default (close) unless asked."""
+def _connect(port: int, host: str):  # noqa: ANN202 - an ssl.SSLSocket (closed by the caller's ``with``)
+    """A TLS connection to a listener on loopback, for ``host``, trusting the mock CA."""
     import ssl
 
     from conformance.world import tls
+
+    context = ssl.create_default_context(cafile=str(tls.ca_bundle()))
+    return context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=5), server_hostname=host)
+
+
+def _quiet_host(net: SimulatedInternet) -> str:
+    return next(h for h in net.hosts if set(h.kinds.values()) == {"none"}).domain
+
+
+def test_a_host_keeps_its_connection_open_between_bodiless_requests(net):
+    """Most web servers keep a connection open (a scan's three GETs to a domain then share one TLS
+    handshake, as on the internet); a request with a body still closes it."""
+    host = _quiet_host(net)
+    with _connect(net.world.port("https"), host) as conn:
+        heads = [_ask(conn, f"{method} /.well-known/{name} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+                 for method, name in (("GET", "ai"), ("HEAD", "woa.json"), ("GET", "ai-discovery"))]
+        assert all(b"connection: close" not in h.lower() for h in heads), heads
+        head = _ask(conn, f"POST /x HTTP/1.1\r\nHost: {host}\r\nContent-Length: 2\r\n\r\n{{}}".encode())
+        assert b"connection: close" in head.lower()
+        assert conn.recv(1) == b""  # closed after it
+
+
+def test_a_scenario_world_closes_every_connection_unless_asked(net):
+    """ScenarioWorld keeps Werkzeug's default (close) for every suite's world; only the simulated
+    internet asks for kept connections."""
     from conformance.world.scenarios import ScenarioWorld
 
-    world = None if keep_alive else ScenarioWorld()
-    port = net.world.port("https") if keep_alive else world.port("https")
-    host = next(h for h in net.hosts if set(h.kinds.values()) == {"none"}).domain
-    context = ssl.create_default_context(cafile=str(tls.ca_bundle()))
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw, \
-                context.wrap_socket(raw, server_hostname=host) as conn:
-            heads = [_ask(conn, f"{method} /.well-known/{name} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
-                     for method, name in (("GET", "ai"), ("HEAD", "woa.json"), ("GET", "ai-discovery"))[:3 if keep_alive else 1]]
-            assert all(b"connection: close" not in h.lower() for h in heads) is keep_alive, heads
-            if keep_alive:
-                head = _ask(conn, f"POST /x HTTP/1.1\r\nHost: {host}\r\nContent-Length: 2\r\n\r\n{{}}".encode())
-                assert b"connection: close" in head.lower()
-                assert conn.recv(1) == b""  # closed after it
-    finally:
-        if world is not None:
-            world.stop()
+    host = _quiet_host(net)
+    with ScenarioWorld() as world, _connect(world.port("https"), host) as conn:
+        head = _ask(conn, f"GET /.well-known/ai HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+        assert b"connection: close" in head.lower(), head
 
 
 def facts(internet: SimulatedInternet):
