@@ -16,6 +16,21 @@ from __future__ import annotations
 import os
 import sys
 
+
+def _an_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C, or wraps it: Python 3.11 turns a KeyboardInterrupt raised while
+    a class body is built (``__set_name__``, as ``functools.cached_property`` runs) into a
+    RuntimeError caused by it."""
+    seen: set[int] = set()
+    at: BaseException | None = exc
+    while at is not None and id(at) not in seen:
+        if isinstance(at, KeyboardInterrupt):
+            return True
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return False
+
+
 try:  # `adck` spends its first ~0.4 s here: Ctrl-C then is one line too, never a traceback
     import argparse
     import json
@@ -28,7 +43,9 @@ try:  # `adck` spends its first ~0.4 s here: Ctrl-C then is one line too, never 
 
     from conformance import __version__, api, catalog, cli_help
     from conformance.reports.render import FORMATS
-except KeyboardInterrupt:
+except BaseException as exc:
+    if not _an_interrupt(exc):
+        raise
     if __name__ != "__main__" and os.path.basename(sys.argv[0]) not in ("adck", "adck.exe"):
         raise  # imported by a program of its own: its interrupt
     print("adck: interrupted: the run did not finish, so there is no verdict", file=sys.stderr)
@@ -710,7 +727,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``adck``; Ctrl-C (or SIGTERM under ``adck run``) at any time is exit 2 and one line."""
     try:
         return _main(argv)
-    except KeyboardInterrupt:
+    except BaseException as exc:
+        if not _an_interrupt(exc):
+            raise
         # outside pytest's session, which ends with a partial report and says so itself: before
         # the run started, or while its summary was printed
         _fail("interrupted: the run did not finish, so there is no verdict")

@@ -217,6 +217,50 @@ def test_ctrl_c_right_after_start_is_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
+class _Interrupts:
+    """A descriptor whose ``__set_name__`` meets Ctrl-C, as ``functools.cached_property`` may
+    while the kit's classes are built: Python 3.11 hands the interrupt on inside a RuntimeError."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        raise KeyboardInterrupt
+
+
+def _build_a_class_at_ctrl_c(*args, **kwargs):
+    class Document:
+        body = _Interrupts()
+
+    raise AssertionError("the class was built")  # pragma: no cover
+
+
+def _wrapped_interrupt(*args, **kwargs):
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as exc:
+        raise RuntimeError("Error calling __set_name__ on '_Interrupts' instance 'body'") from exc
+
+
+@pytest.mark.parametrize("lands", [_build_a_class_at_ctrl_c, _wrapped_interrupt], ids=["class-body", "wrapped"])
+def test_ctrl_c_while_a_class_is_built_is_one_line(monkeypatch: pytest.MonkeyPatch, capsys, lands) -> None:
+    """An interrupt that reaches the kit wrapped in another exception (its cause or context) is
+    still Ctrl-C: exit 2 and one line, not the wrapper's traceback."""
+    monkeypatch.setattr(cli, "_parser", lands)
+    assert cli.main(["run", "aiendpoint", "--target", "builtin"]) == 2
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("adck: interrupted: "), lines
+
+
+def test_an_error_that_is_not_an_interrupt_is_not_called_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):
+        try:
+            raise ValueError("a bug of the kit's")
+        except ValueError as exc:
+            raise RuntimeError("wrapped") from exc
+
+    monkeypatch.setattr(cli, "_parser", broken)
+    with pytest.raises(RuntimeError, match="wrapped"):
+        cli.main(["run", "aiendpoint", "--target", "builtin"])
+
+
 def test_ctrl_c_mid_run_writes_the_partial_report(tmp_path: Path) -> None:
     reports = tmp_path / "r"
     proc = _adck("run", "aiendpoint", "--target", "builtin", "--report-dir", str(reports))

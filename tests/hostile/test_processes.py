@@ -99,9 +99,13 @@ def test_a_setsid_daemon_ends_with_an_adck_process(tmp_path: Path, then: str) ->
 def test_another_runs_process_is_left_to_that_run(tmp_path: Path) -> None:
     """A process carrying another run's token (a concurrent adck run's daemon adopted by this
     kit) is not this run's to end."""
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"],
-                             env={**os.environ, reaper.ENV: "another-run"})
+    other = subprocess.Popen([sys.executable, "-c", "import time; print(flush=True); time.sleep(600)"],
+                             env={**os.environ, reaper.ENV: "another-run"}, stdout=subprocess.PIPE)
     try:
+        # Popen returns once the exec began, before the kernel has set the new image's
+        # environment: /proc/PID/environ reads empty for that moment. A concurrent run's daemon
+        # is long past it; wait until this one is too.
+        assert other.stdout is not None and other.stdout.readline() == b"\n"
         before: set[tuple[int, int]] = set()
         assert other.pid not in reaper._started_by_run(before, "this-run")
         reaper.end_descendants({(p, s) for p, (_, _, s) in reaper._descendants().items()}, "this-run")
