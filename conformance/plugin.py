@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import random
 import shlex
 import time
@@ -256,8 +257,98 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         config.invocation_params = dataclasses.replace(config.invocation_params, dir=config.rootpath)  # node ids
 
 
+#: What this process learnt of each suite module it collected whole: the clauses its tests are
+#: bound to, or None when one of its tests is bound to none. A module is its file, whose tests do
+#: not change while the process lives.
+_MODULE_CLAUSES: dict[str, frozenset[str] | None] = {}
+#: The same, for the modules of the collection in progress (kept once it ends without error).
+_COLLECTING: dict[str, set[str] | None] = {}
+
+
+def _would_deselect(config: pytest.Config, short: str, clause: str) -> bool:
+    """Whether :func:`pytest_collection_modifyitems` would deselect a test of ``clause`` (of
+    ``short``'s suite): a clause no revision judged here holds, or, with ``--adck-role`` given, of
+    a role the run does not check."""
+    spec = config.getoption("adck_draft", None)
+    judged = _run_clauses(spec) if spec else None
+    held = _roles_of(short, clause)
+    if judged is None or judged[0] != short or not held:  # not a run, or a mistake the run names
+        return False
+    roles = config.getoption("adck_role", None)
+    return clause not in judged[1] or bool(roles and not held & set(roles))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object) -> list | None:
+    """A clause test the run would deselect (:func:`_would_deselect`) is not collected at all.
+    ``adck scan`` judges many documents in one process, a run each, and most of a suite's tests
+    are of roles a scan does not check: created and dropped each time, their parametrized items
+    would be most of a run's time."""
+    if not isinstance(collector, pytest.Module) or not callable(obj) or not name.startswith("test"):
+        return None
+    short = _suite_of(getattr(collector.module, "__name__", ""))
+    if short is None:
+        return None
+    marks = getattr(obj, "pytestmark", None) or []
+    clause = next((m.args[0] for m in marks if getattr(m, "name", None) == "clause" and m.args), None)
+    key = str(collector.path)
+    if clause is None:
+        _COLLECTING[key] = None
+        return None
+    if _COLLECTING.setdefault(key, set()) is not None:
+        _COLLECTING[key].add(clause)
+    return [] if _would_deselect(collector.config, short, clause) else None
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """A suite module this process collected before, every test of which this run would
+    deselect, is not collected again (nor its fixtures parsed)."""
+    known = _MODULE_CLAUSES.get(str(collection_path))
+    spec = config.getoption("adck_draft", None) if known is not None else None
+    judged = _run_clauses(spec) if spec else None
+    if judged is None or not all(_would_deselect(config, judged[0], c) for c in known):
+        return None
+    return True
+
+
+def _learn_collected_modules(session: pytest.Session) -> None:
+    if session.testsfailed == 0:  # a collection error may have cut a module's short
+        for key, clauses in _COLLECTING.items():
+            _MODULE_CLAUSES.setdefault(key, None if clauses is None else frozenset(clauses))
+    _COLLECTING.clear()
+
+
+@functools.lru_cache(maxsize=None)
+def _run_clauses(spec: str) -> tuple[str, frozenset[str]] | None:
+    """The draft ``--adck-draft`` names and the clauses of the revisions it judges (None: the
+    spec is wrong, which :func:`_judged_revisions` says)."""
+    try:
+        short, chosen = revisions.judgeable(spec)
+    except catalog.CatalogError:
+        return None
+    return short, frozenset(revisions.run_profile(short, tuple(r.name for r in chosen)).clauses)
+
+
+@functools.lru_cache(maxsize=None)
+def _suite_of(module_name: str) -> str | None:
+    """The draft whose suite holds the module (its short name), or None."""
+    for short in catalog.available():
+        if module_name.startswith(catalog.load(short).suite + "."):
+            return short
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _roles_of(short: str, clause_id: str) -> frozenset[str]:
+    """The role of ``clause_id`` in every revision of ``short`` that holds it (empty: none does;
+    such a test is left to :func:`pytest_collection_modifyitems`, which names the mistake)."""
+    return frozenset(revisions.catalog_of(short, r.name).clauses[clause_id].role for r in revisions.revisions(short)
+                     if clause_id in revisions.catalog_of(short, r.name).clauses)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    _learn_collected_modules(session)
     bound = [i for i in items if i.get_closest_marker("clause")]
     if not bound:
         return

@@ -246,7 +246,8 @@ def test_killed_halfway_and_resumed_no_domain_is_lost_or_repeated(tmp_path: Path
             if len(text.splitlines()) >= 10 * len(DRAFTS) and '"status": "found"' in text:  # judging workers started
                 break
             time.sleep(0.05)
-        helpers = _children(first.pid)  # the judging workers (and multiprocessing's resource tracker)
+        # the judging workers, the forkserver they were forked from, multiprocessing's resource tracker
+        helpers = _descendants(first.pid)
         os.kill(first.pid, signal.SIGKILL)  # the scan alone: its helpers end by themselves
         first.wait()
         ending = time.monotonic() + 15
@@ -303,13 +304,18 @@ def test_a_scan_of_thousands_gives_what_each_domain_alone_and_the_offline_judge_
         assert by_key(lines(again.results)) == got
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux's /proc)."""
-    found = []
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid``: its children, theirs, and so on (Linux's /proc)."""
+    parent_of = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         with contextlib.suppress(OSError, ValueError, IndexError):
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
+            parent_of[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    found, todo = [], [pid]
+    while todo:
+        at = todo.pop()
+        below = [child for child, parent in parent_of.items() if parent == at]
+        found += below
+        todo += below
     return found
 
 

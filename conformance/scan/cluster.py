@@ -8,8 +8,9 @@ files' gzip members back to back (the index's offsets moved), the result lines o
 other. Nothing home-made schedules work: Dask places the tasks, retries a lost worker's task on
 another (a part resumes from its own files), and ``--dask local`` starts a LocalCluster of two
 workers on this machine, as threads of this process: each task's work runs in a child process
-anyway, so worker processes would only add their own start (about 0.7 s of CPU). On a cluster,
-``--out`` must be on storage every worker sees.
+anyway, so worker processes would only add their own start (about 0.7 s of CPU). Those child
+processes are forked warm (:mod:`conformance.scan.warm`): the suites are loaded once, not once a
+partition. On a cluster, ``--out`` must be on storage every worker sees.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conformance.scan import warc
+from conformance.scan import warc, warm
 from conformance.scan.domain import ScanOptions
 from conformance.scan.run import Outputs, ScanStats
 
@@ -29,14 +30,54 @@ def part_outputs(out: Outputs, index: int) -> Outputs:
 
 
 def scan_part(domains: list[str], prefix: str, arguments: list[str]) -> dict:
-    """One partition, scanned by ``adck scan`` in a child process (a Dask task)."""
+    """One partition, scanned by ``adck scan`` in a child process (a Dask task): forked warm
+    (:mod:`conformance.scan.warm`: the suites loaded once for every partition this process
+    starts) where it can be, else a new interpreter."""
     listing = Path(prefix + ".domains")
     listing.write_text("\n".join(domains) + "\n", "utf-8")
-    done = subprocess.run([sys.executable, "-m", "conformance.cli", "scan", str(listing), "--out", prefix,
-                           "--no-progress", *arguments], capture_output=True, text=True)
-    if done.returncode not in (0, 1):
-        raise RuntimeError(f"adck scan of {listing} exited {done.returncode}: {done.stderr.strip()[-2000:]}")
-    return {"prefix": prefix, "exit": done.returncode}
+    argv = ["scan", str(listing), "--out", prefix, "--no-progress", *arguments]
+    if _forks_warm():
+        code, said = _scan_forked(argv, Path(prefix + ".stderr"))
+    else:
+        done = subprocess.run([sys.executable, "-m", "conformance.cli", *argv], capture_output=True, text=True)
+        code, said = done.returncode, done.stderr
+    if code not in (0, 1):
+        raise RuntimeError(f"adck scan of {listing} exited {code}: {said.strip()[-2000:]}")
+    return {"prefix": prefix, "exit": code}
+
+
+def _forks_warm() -> bool:
+    """Whether this process may fork partitions from the warm forkserver: it has one, and is not
+    a daemonic process (a Dask worker process under a nanny is: it may not have children of its
+    own through multiprocessing, so a new interpreter scans its partitions)."""
+    import multiprocessing
+
+    return warm.context().get_start_method() == "forkserver" and not multiprocessing.current_process().daemon
+
+
+def _scan_forked(argv: list[str], said: Path) -> tuple[int, str]:
+    """``adck scan ARGV`` in a process forked from the warm forkserver; its exit status and what it
+    wrote on stderr (kept in ``said``)."""
+    process = warm.context().Process(target=_partition, args=(argv, str(said)), name="adck-scan-partition")
+    process.start()
+    process.join()
+    text = said.read_text("utf-8", "replace") if said.exists() else ""
+    return (process.exitcode if process.exitcode is not None else 2), text
+
+
+def _partition(argv: list[str], said: str) -> None:
+    """In the forked process: ``adck scan``, its output to the file ``said``."""
+    import os
+
+    from conformance import cli
+
+    out = os.open(said, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    code = cli.main(argv)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sys.exit(code)
 
 
 def scan(domains: list[str], options: ScanOptions, out: Outputs, *, address: str, partitions: int | None = None,

@@ -7,17 +7,19 @@ something was found is handed, with its recording, to a pool of worker processes
 on its own main thread by the same code (:func:`conformance.scan.domain.scan_domain`), as
 ``adck run`` would; the recording comes back with whatever the judging run sent, for the WARC.
 
+The workers are forked warm (:mod:`conformance.scan.warm`): the suites are loaded once a scan, in
+the forkserver they are forked from, not once a worker.
+
 Politeness holds across the pool: the scan's pacer keeps its per-address slots in shared memory
 (:class:`SharedPacer`), which the scan's threads and every worker take slots from under one
-lock, with no round trip to another process. The workers start fresh (``spawn``: no copy of
-the scan's threads and sockets), ignore Ctrl-C (an interruption is the scan's to handle: a
-domain being judged is not written, and is scanned again on resume), and end when the scan's
-process does, even when it is killed.
+lock, with no round trip to another process. The workers hold no copy of the scan's threads and
+sockets (forked from the forkserver, not from the scan), ignore Ctrl-C (an interruption is the
+scan's to handle: a domain being judged is not written, and is scanned again on resume), and end
+when the scan's process does, even when it is killed.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import threading
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from conformance.dns import DnsConfig, Resolver
+from conformance.scan import warm
 from conformance.scan.domain import DraftResult, Pacer, ScanOptions, scan_domain
 
 if TYPE_CHECKING:
@@ -88,24 +91,41 @@ class SharedPacer(Pacer):
         self._addresses.update(state["addresses"])
 
 
-def _end_with_parent(parent: int) -> None:
+def _end_with_scan(scan: int) -> None:
     """In a worker: exit when the scan's process is gone (a SIGKILL runs no clean-up there, and
-    an orphan would wait on its queue for ever)."""
+    an orphan would wait on its queue for ever). Its parent is no sign of that: a worker forked
+    by the forkserver holds the forkserver open (as every client of it does), so the scan's
+    process is watched itself."""
     def watch() -> None:
         while True:
             time.sleep(0.5)
-            if os.getppid() != parent:
+            if _gone(scan):
                 os._exit(0)
 
     threading.Thread(target=watch, name="adck-scan-orphan-guard", daemon=True).start()
 
 
-def _worker_start(parent: int, table: Any) -> None:
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (exited, or a zombie its parent has not yet reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, another user's: a pid reused long after the scan, not seen here
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (OSError, IndexError):  # no /proc (not Linux): kill() said it is there
+        return False
+
+
+def _worker_start(scan: int, table: Any) -> None:
     global _TABLE
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _end_with_parent(parent)
+    _end_with_scan(scan)
     _TABLE = table
-    import conformance.api  # noqa: F401 - imported once, before the first document
+    import conformance.api  # noqa: F401 - imported once, before the first document (forked warm: already)
 
 
 def judge(domain: str, options: ScanOptions, recording: "Recording", warc_name: str
@@ -122,7 +142,7 @@ class JudgingPool:
 
     def __init__(self, judges: int, rate: float, options: ScanOptions) -> None:
         self.judges = judges
-        self._context = multiprocessing.get_context("spawn")
+        self._context = warm.context()
         self._table = self._context.Array("d", SharedPacer.SLOTS)
         self.pace = SharedPacer(rate, options.dns(), self._table)
         self._executor: ProcessPoolExecutor | None = None

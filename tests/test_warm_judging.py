@@ -1,0 +1,116 @@
+"""Judging many documents in one process, and in processes forked warm (docs/benchmark.md, issue 25):
+a later run in a process skips collecting what it would deselect, with the same verdicts; a
+scan's judging workers and a LocalCluster's partitions are forked from a process that loaded the
+suites once (conformance/scan/warm.py)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from conformance import api, plugin
+from conformance.scan.domain import ScanOptions
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+TARGETS = {"aiendpoint": FIXTURES / "aiendpoint" / "document.json", "woa": FIXTURES / "woa" / "document.json",
+             "aidre": FIXTURES / "aidre" / "document.json",
+             "aid": "txt:v=aid1;u=https://api.example.com/mcp;p=mcp;a=pat"}
+
+
+def _verdicts(draft: str) -> dict[str, dict]:
+    """Each clause's result, whole (its tests, outcome, message, evidence)."""
+    run = api.run(draft, str(TARGETS[draft]), roles=["document"], report_dir=None, seed=7)
+    assert run.report is not None, run.error
+    return {r.clause: asdict(r) for r in run.report.results}
+
+
+@pytest.mark.parametrize("draft", sorted(TARGETS))
+def test_a_later_run_skips_the_modules_it_would_deselect_with_the_same_verdicts(
+        draft: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first run of a draft in a process collects every module of its suite and learns which
+    clauses each holds; the next, checking the document role only, does not collect the modules
+    whose every test is of another role, and its verdicts are the first's, test by test."""
+    monkeypatch.setattr(plugin, "_MODULE_CLAUSES", {})  # this process has collected nothing yet
+    skipped: list[str] = []
+    ignore = plugin.pytest_ignore_collect
+
+    def counting(collection_path, config):  # noqa: ANN001 - pytest's hook arguments
+        said = ignore(collection_path, config)
+        if said:
+            skipped.append(Path(collection_path).name)
+        return said
+
+    monkeypatch.setattr(plugin, "pytest_ignore_collect", counting)  # each run registers the plugin anew
+    first = _verdicts(draft)
+    assert skipped == [], "the first run skipped a module it had never collected"
+    second = _verdicts(draft)
+    assert skipped, "the second run collected every module again"
+    assert second == first
+    assert any(r["outcome"] == "pass" and r["tests"] for r in first.values())
+
+
+def test_a_test_of_another_role_or_revision_is_not_collected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Within a module the run collects, a clause test it would deselect is not made into items
+    (its parametrized cases are most of a suite), and one the run checks is."""
+    from conformance import revisions
+
+    judged = revisions.run_profile("aid", tuple(r.name for r in revisions.judgeable("aid")[1])).clauses
+    checked = next(c for c in judged.values() if c.role == "document")
+    other_role = next(c for c in judged.values() if c.role == "client")
+    older = next(cid for cid in sorted(revisions.every_clause("aid") - set(judged)))
+
+    class Config:
+        def __init__(self, roles: list[str]) -> None:
+            self.options = {"adck_draft": "aid", "adck_role": roles}
+
+        def getoption(self, name: str, default=None):  # noqa: ANN001, ANN201 - pytest's signature
+            return self.options.get(name, default)
+
+    assert not plugin._would_deselect(Config(["document"]), "aid", checked.id)
+    assert plugin._would_deselect(Config(["document"]), "aid", other_role.id)
+    assert not plugin._would_deselect(Config([]), "aid", other_role.id)  # no --adck-role: every role the target has
+    assert plugin._would_deselect(Config([]), "aid", older)  # held by a revision this run does not judge
+
+
+def _loaded() -> tuple[int, int]:  # in a judging worker: what it holds before its first document
+    suites = [m for m in sys.modules if m.startswith("conformance.") and ".test_" in m]
+    from conformance import plugin as its_plugin
+
+    return len(suites), len(its_plugin._MODULE_CLAUSES)
+
+
+def test_a_judging_worker_starts_with_the_suites_loaded() -> None:
+    """The workers are forked from a process that judged once under every scanned draft: each
+    suite's modules are imported (and rewritten) there once a scan, not in every worker."""
+    from conformance.scan.pool import JudgingPool
+
+    pool = JudgingPool(1, 0.0, ScanOptions(timeout=1.0))
+    try:
+        suites, known = pool.executor().submit(_loaded).result(timeout=180)
+    finally:
+        pool.close()
+    assert suites >= 40 and known >= 40, (suites, known)
+
+
+def test_a_local_clusters_partitions_are_forked_warm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each partition's ``adck scan`` runs in a process forked from the warm forkserver (where this
+    process may fork one), and says what it wrote to stderr when it fails."""
+    pytest.importorskip("distributed", reason="the cluster extra (pip install 'adck[cluster]'), in the test extras")
+    from conformance.scan import cluster
+
+    forked: list[list[str]] = []
+    real = cluster._scan_forked
+
+    def spy(argv: list[str], said: Path) -> tuple[int, str]:
+        forked.append(argv)
+        return real(argv, said)
+
+    monkeypatch.setattr(cluster, "_scan_forked", spy)
+    listing = ["a.invalid", "b.invalid"]
+    done = cluster.scan_part(listing, str(tmp_path / "p0"), ["--draft=aiendpoint", "--timeout", "1"])
+    assert forked and done["exit"] in (0, 1)
+    with pytest.raises(RuntimeError, match="--rate"):  # a refused option: exit 2, its line quoted
+        cluster.scan_part(listing, str(tmp_path / "p1"), ["--rate", "fast"])
