@@ -70,6 +70,17 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def _stop_forkserver() -> None:
+    """End the forkserver the run's judging processes were forked from (conformance/scan/warm.py),
+    so that its CPU (its warm-up, and every process forked from it) is this run's, counted here,
+    and the next run starts its own, as a new ``adck scan`` would."""
+    from multiprocessing import forkserver
+
+    stop = getattr(forkserver._forkserver, "_stop", None)
+    if stop is not None:
+        stop()
+
+
 def _rss_mib() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return max(own.ru_maxrss, children.ru_maxrss) / 1024
@@ -122,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                 stats = cluster.scan(net.domains(), options, out, address=address, concurrency=args.concurrency,
                                      rate=args.rate, deadline=None)
             seconds = time.monotonic() - started
+            _stop_forkserver()
             used, serving = _cpu() - cpu, net.cpu() - served
             lines = [json.loads(x) for x in out.results.read_text().splitlines()]
             from conformance.scan import warc
