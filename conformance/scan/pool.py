@@ -1,6 +1,6 @@
 """Judging on every core: the documents a scan found, judged in worker processes.
 
-A judging run is a pytest session (about half a second of CPU for one document) and wants a
+A judging run is a pytest session (about 0.13 s of CPU for one document, once warm) and wants a
 main thread, so a scan that judges on its own thread judges one document at a time, on one
 core. With ``judges`` > 0 (``adck scan --judges N``; default: one per core) a domain where
 something was found is handed, with its recording, to a pool of worker processes, each judging
