@@ -171,6 +171,21 @@ class Resolver:
                 return [r.to_text() for r in answer.rrset], tuple(asked)
         return [], tuple(asked)
 
+    def records(self, domain: str, rdtype: str) -> list[str] | None:
+        """The records of type ``rdtype`` at ``domain``, each as zone-file text (empty when it has
+        none or the lookup fails); None when this run may not ask: a recorded world (``adck scan``,
+        ``adck judge``) holds TXT lookups only, so another type is neither sent by a scan (it asks
+        little, docs/scan.md) nor answered offline."""
+        if self.config.recording is not None:
+            return None
+        with self._lock:
+            self.queries_sent += 1
+        try:
+            answer = self._resolver.resolve(domain, rdtype, raise_on_no_answer=False)
+        except dns.exception.DNSException:
+            return []
+        return [r.to_text() for r in answer.rrset or ()]
+
     def _txt(self, qname: dns.name.Name, name: str) -> TxtAnswer:
         with self._lock:
             self.queries_sent += 1

@@ -82,16 +82,42 @@ def _loaded() -> tuple[int, int]:  # in a judging worker: what it holds before i
     return len(suites), len(its_plugin._MODULE_CLAUSES)
 
 
+def _stop_forkserver() -> None:
+    """End this process's forkserver (if it runs): the next judging pool starts its own, here."""
+    from multiprocessing import forkserver
+
+    stop = getattr(forkserver._forkserver, "_stop", None)
+    if stop is not None:
+        stop()
+
+
+def _loaded_in_a_new_judging_worker() -> tuple[int, int]:
+    from conformance.scan.pool import JudgingPool
+
+    _stop_forkserver()
+    pool = JudgingPool(1, 0.0, ScanOptions(timeout=1.0))
+    try:
+        return pool.executor().submit(_loaded).result(timeout=180)
+    finally:
+        pool.close()
+        _stop_forkserver()
+
+
 def test_a_judging_worker_starts_with_the_suites_loaded() -> None:
     """The workers are forked from a process that judged once under every scanned draft: each
     suite's modules are imported (and rewritten) there once a scan, not in every worker."""
-    from conformance.scan.pool import JudgingPool
+    suites, known = _loaded_in_a_new_judging_worker()
+    assert suites >= 40 and known >= 40, (suites, known)
 
-    pool = JudgingPool(1, 0.0, ScanOptions(timeout=1.0))
-    try:
-        suites, known = pool.executor().submit(_loaded).result(timeout=180)
-    finally:
-        pool.close()
+
+def test_a_scan_started_in_a_folder_of_lookalike_modules_still_forks_warm(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The forkserver starts in the scan's current folder, which Python puts first on its import
+    path: a dns.py there (the kit's own conformance/dns.py, for one) must not stand in for
+    dnspython, in the warm-up or in a worker."""
+    (tmp_path / "dns.py").write_text("raise ImportError(\"the folder's dns.py was imported\")\n")
+    monkeypatch.chdir(tmp_path)
+    suites, known = _loaded_in_a_new_judging_worker()
     assert suites >= 40 and known >= 40, (suites, known)
 
 
@@ -114,3 +140,27 @@ def test_a_local_clusters_partitions_are_forked_warm(tmp_path: Path, monkeypatch
     assert forked and done["exit"] in (0, 1)
     with pytest.raises(RuntimeError, match="--rate"):  # a refused option: exit 2, its line quoted
         cluster.scan_part(listing, str(tmp_path / "p1"), ["--rate", "fast"])
+
+
+def test_the_warm_up_judges_every_scanned_draft_and_sends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up judges an empty offline recording: no query, no connection, no name resolved
+    (a clause that would ask what a recording cannot hold, such as AID-2.1-46's other record
+    types, is not checked rather than asked)."""
+    import socket
+
+    from conformance import catalog
+    from conformance.scan import warm
+
+    sent: list[str] = []
+
+    def refuse(what: str):  # noqa: ANN202 - a socket method's stand-in
+        def stop(*args, **kwargs):
+            sent.append(f"{what} {args[1:2]}")
+            raise OSError(f"{what} during the warm-up")
+        return stop
+
+    monkeypatch.setattr(socket.socket, "connect", refuse("connect"))
+    monkeypatch.setattr(socket.socket, "sendto", refuse("sendto"))
+    monkeypatch.setattr(socket, "getaddrinfo", refuse("resolve"))
+    assert warm.warm_up() == sorted(d for d in catalog.available() if catalog.load(d).scan is not None)
+    assert sent == []

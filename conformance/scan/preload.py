@@ -1,39 +1,22 @@
 """The warm-up a scan's forkserver runs when it starts (:mod:`conformance.scan.warm`): importing
-this module judges, offline, a recording that holds nothing, once for each draft with a ``[scan]``
-entry point, in the roles a scan checks. Nothing is sent (the recording answers every request
-"not recorded") and nothing is written; the verdicts are thrown away. What stays is what every
-judging process forked from here would otherwise load on its own: the suites' modules, imported
-and their asserts rewritten, the catalogs read, and which module holds which clause tests.
-
-A warm-up that fails costs only speed: each forked process then loads what it needs itself.
+this module runs :func:`conformance.scan.warm.warm_up` and freezes what it left. Only the
+forkserver imports it (multiprocessing's preload names a module, not a function).
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 
+# The forkserver starts as ``python -c`` in the scan's current folder, whose sys.path therefore
+# begins with "" (that folder), and Python 3.11's forkserver does not give it the scan's own path.
+# A module there named as one the kit imports (a dns.py beside the user's domain lists) would be
+# imported in its place, here and in every process forked from here. The kit's own package was
+# found before this line ran (its __init__ modules import nothing); from here on, that folder is
+# not searched.
+sys.path[:] = [entry for entry in sys.path if entry not in ("", ".")]
 
-def warm_up() -> list[str]:
-    """Judge the empty recording under every scanned draft; the drafts whose run went through."""
-    from conformance import api, catalog
-    from conformance.recording import Recording
-
-    warmed = []
-    for short in catalog.available():
-        try:
-            profile = catalog.load(short)
-            if profile.scan is None:
-                continue
-            domain = "warm-up.invalid"
-            target = domain if profile.bare_target == "domain" else f"https://{domain}"
-            run = api.run(short, target, roles=profile.scan.roles, report_dir=None, seed=0,
-                          recording=Recording(live=False))
-            if run.report is not None:
-                warmed.append(short)
-        except Exception:  # noqa: BLE001 - a warm-up never stops the judging it would speed up
-            continue
-    return warmed
-
+from conformance.scan.warm import warm_up  # noqa: E402 - after the path is made safe
 
 WARMED = warm_up()
 # What the warm-up left is shared with every process forked from here until one writes to it; a

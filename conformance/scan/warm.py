@@ -6,10 +6,10 @@ the next ones: Python imports pytest, hypothesis and the kit, pytest imports the
 and rewrites their asserts, the catalogs are read. A scan judging in several processes (its
 judging workers, a LocalCluster's partitions) would pay that in each. They are forked instead
 from multiprocessing's *forkserver*, which imports :mod:`conformance.scan.preload` when it starts:
-that judges, offline, a recording that holds nothing, once for each draft a scan judges, the
-roles a scan checks. Every suite module those runs collect is then imported, rewritten and known
-to the plugin's collection (:data:`conformance.plugin._MODULE_CLAUSES`), in every process forked
-from it.
+that runs :func:`warm_up`, which judges, offline, a recording that holds nothing, once for each
+draft a scan judges, the roles a scan checks. Every suite module those runs collect is then
+imported, rewritten and known to the plugin's collection
+(:data:`conformance.plugin._MODULE_CLAUSES`), in every process forked from it.
 
 Where there is no forkserver (Windows) the processes are spawned, each loading what it needs.
 """
@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import multiprocessing
 from multiprocessing.context import BaseContext
+
+#: The name a warm-up judges: a reserved one (RFC 2606), answered by nothing, since the recording
+#: holds nothing and sends nothing.
+WARM_UP_DOMAIN = "warm-up.invalid"
 
 #: What the forkserver imports when it starts: the warm-up (conformance/scan/preload.py).
 PRELOAD = "conformance.scan.preload"
@@ -32,3 +36,29 @@ def context() -> BaseContext:
     forkserver = multiprocessing.get_context("forkserver")
     forkserver.set_forkserver_preload([PRELOAD])
     return forkserver
+
+
+def warm_up() -> list[str]:
+    """Judge, offline, a recording that holds nothing, once for each draft with a ``[scan]`` entry
+    point, in the roles a scan checks; the drafts whose run went through. Nothing is sent (the
+    recording refuses every request), nothing is written, the verdicts are thrown away: what stays
+    is what a judging process would otherwise load itself (the suites' modules, imported and their
+    asserts rewritten; the catalogs; which module holds which clause tests). A draft whose
+    warm-up fails costs only speed: a forked process then loads what it needs itself."""
+    from conformance import api, catalog
+    from conformance.recording import Recording
+
+    warmed = []
+    for short in catalog.available():
+        try:
+            profile = catalog.load(short)
+            if profile.scan is None:
+                continue
+            target = WARM_UP_DOMAIN if profile.bare_target == "domain" else f"https://{WARM_UP_DOMAIN}"
+            run = api.run(short, target, roles=profile.scan.roles, report_dir=None, seed=0,
+                          recording=Recording(live=False))
+            if run.report is not None:
+                warmed.append(short)
+        except Exception:  # noqa: BLE001 - a warm-up never stops the judging it would speed up
+            continue
+    return warmed
