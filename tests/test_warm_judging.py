@@ -13,6 +13,7 @@ import pytest
 
 from conformance import api, plugin
 from conformance.scan.domain import ScanOptions
+from conformance.world.internet import simulated_internet
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 TARGETS = {"aiendpoint": FIXTURES / "aiendpoint" / "document.json", "woa": FIXTURES / "woa" / "document.json",
@@ -135,11 +136,14 @@ def test_a_local_clusters_partitions_are_forked_warm(tmp_path: Path, monkeypatch
         return real(argv, said)
 
     monkeypatch.setattr(cluster, "_scan_forked", spy)
-    listing = ["a.invalid", "b.invalid"]
-    done = cluster.scan_part(listing, str(tmp_path / "p0"), ["--draft=aiendpoint", "--timeout", "1"])
-    assert forked and done["exit"] in (0, 1)
+    with simulated_internet(4, seed=1, publishing=0.5) as net:  # loopback only: its mock DNS, its listener
+        arguments = ScanOptions(drafts=("aiendpoint",), ca_bundle=str(net.ca_bundle), connect_to=tuple(net.connect_to),
+                                nameservers=(net.nameserver,), timeout=1.0).cli_args()
+        done = cluster.scan_part(net.domains(), str(tmp_path / "p0"), arguments)
+    assert forked and done["exit"] == 0
+    assert len((tmp_path / "p0.jsonl").read_text().splitlines()) == 4
     with pytest.raises(RuntimeError, match="--rate"):  # a refused option: exit 2, its line quoted
-        cluster.scan_part(listing, str(tmp_path / "p1"), ["--rate", "fast"])
+        cluster.scan_part(["a.example"], str(tmp_path / "p1"), ["--rate", "fast"])
 
 
 def test_the_warm_up_judges_every_scanned_draft_and_sends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
