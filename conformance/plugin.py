@@ -250,6 +250,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     invocation folder, which the adck CLI (it sets --adck-replay) never chose."""
     import dataclasses
 
+    _COLLECTING.clear()  # what an earlier session left half learnt (interrupted mid-collection) is not this one's
     config = session.config
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if config.getoption("adck_replay") and reporter is not None:

@@ -53,6 +53,17 @@ def test_a_later_run_skips_the_modules_it_would_deselect_with_the_same_verdicts(
     assert any(r["outcome"] == "pass" and r["tests"] for r in first.values())
 
 
+def test_what_an_interrupted_collection_half_learnt_is_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session interrupted mid-collection (Ctrl-C) leaves a module half read; the next session
+    learns only what it collected itself, so no module is skipped on a partial list of its tests."""
+    half = str(Path(plugin.__file__).parent / "aiendpoint" / "test_2_1_resource_location.py")
+    monkeypatch.setattr(plugin, "_MODULE_CLAUSES", {})
+    monkeypatch.setattr(plugin, "_COLLECTING", {half: {"AIE-2.1-04"}})  # an agent-role clause only
+    run = api.run("woa", str(TARGETS["woa"]), roles=["document"], report_dir=None, seed=7)  # another suite
+    assert run.report is not None and plugin._MODULE_CLAUSES  # it learnt its own modules
+    assert half not in plugin._MODULE_CLAUSES
+
+
 def test_a_test_of_another_role_or_revision_is_not_collected(monkeypatch: pytest.MonkeyPatch) -> None:
     """Within a module the run collects, a clause test it would deselect is not made into items
     (its parametrized cases are most of a suite), and one the run checks is."""
