@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from conformance.scan import domain as scan_domain_module  # noqa: E402
 from conformance.scan.domain import ScanOptions  # noqa: E402
+from conformance.scan import warm  # noqa: E402
 from conformance.scan.run import Outputs, scan  # noqa: E402
 from conformance.world.internet import simulated_internet  # noqa: E402
 
@@ -68,17 +69,6 @@ def _serve(pipe, n: int, publishing: float) -> None:  # noqa: ANN001 - a multipr
 def _cpu() -> float:
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def _stop_forkserver() -> None:
-    """End the forkserver the run's judging processes were forked from (conformance/scan/warm.py),
-    so that its CPU (its warm-up, and every process forked from it) is this run's, counted here,
-    and the next run starts its own, as a new ``adck scan`` would."""
-    from multiprocessing import forkserver
-
-    stop = getattr(forkserver._forkserver, "_stop", None)
-    if stop is not None:
-        stop()
 
 
 def _rss_mib() -> float:
@@ -133,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
                 stats = cluster.scan(net.domains(), options, out, address=address, concurrency=args.concurrency,
                                      rate=args.rate, deadline=None)
             seconds = time.monotonic() - started
-            _stop_forkserver()
+            # the run's forkserver ended: its warm-up and the processes forked from it are this
+            # run's CPU, and the next run starts its own (conformance/scan/warm.py)
+            warm.stop()
             used, serving = _cpu() - cpu, net.cpu() - served
             lines = [json.loads(x) for x in out.results.read_text().splitlines()]
             from conformance.scan import warc

@@ -219,13 +219,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _profile_of(item: pytest.Item) -> catalog.Profile | None:
-    module = getattr(item, "module", None)
-    name = getattr(module, "__name__", "")
-    for short in catalog.available():
-        profile = catalog.load(short)
-        if name.startswith(profile.suite + "."):
-            return profile
-    return None
+    short = _suite_of(getattr(getattr(item, "module", None), "__name__", ""))
+    return catalog.load(short) if short is not None else None
 
 
 def _judged_revisions(config: pytest.Config, suite: catalog.Profile, state: "RunState") -> catalog.Profile:

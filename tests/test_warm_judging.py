@@ -94,25 +94,17 @@ def _loaded() -> tuple[int, int]:  # in a judging worker: what it holds before i
     return len(suites), len(its_plugin._MODULE_CLAUSES)
 
 
-def _stop_forkserver() -> None:
-    """End this process's forkserver (if it runs): the next judging pool starts its own, here."""
-    from multiprocessing import forkserver
-
-    stop = getattr(forkserver._forkserver, "_stop", None)
-    if stop is not None:
-        stop()
-
-
 def _loaded_in_a_new_judging_worker() -> tuple[int, int]:
+    from conformance.scan import warm
     from conformance.scan.pool import JudgingPool
 
-    _stop_forkserver()
+    warm.stop()  # the next pool starts its own forkserver, here
     pool = JudgingPool(1, 0.0, ScanOptions(timeout=1.0))
     try:
         return pool.executor().submit(_loaded).result(timeout=180)
     finally:
         pool.close()
-        _stop_forkserver()
+        warm.stop()
 
 
 def test_a_judging_worker_starts_with_the_suites_loaded() -> None:

@@ -58,8 +58,8 @@ def _prctl(option: int, value: int) -> int | None:
         return None
 
 
-def _stat(pid: int) -> tuple[int, str, int] | None:
-    """(ppid, state, start time) of ``pid``, or None when it is gone."""
+def process_stat(pid: int) -> tuple[int, str, int] | None:
+    """(ppid, state, start time) of ``pid``, or None when it is gone (or there is no /proc)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             fields = f.read().rsplit(b")", 1)[1].split()
@@ -76,7 +76,7 @@ def _descendants() -> dict[int, tuple[int, str, int]]:
     except OSError:
         return {}
     for name in names:
-        if name.isdigit() and (st := _stat(int(name))) is not None:
+        if name.isdigit() and (st := process_stat(int(name))) is not None:
             table[int(name)] = st
     children: dict[int, list[int]] = {}
     for pid, (ppid, _, _) in table.items():
@@ -140,7 +140,7 @@ def _reap(before: set[tuple[int, int]]) -> None:
 
 
 def _alive(pid: int) -> bool:
-    st = _stat(pid)
+    st = process_stat(pid)
     return st is not None and st[1] != "Z"
 
 

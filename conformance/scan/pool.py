@@ -113,11 +113,10 @@ def _gone(pid: int) -> bool:
         return True
     except PermissionError:  # alive, another user's: a pid reused long after the scan, not seen here
         return False
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except (OSError, IndexError):  # no /proc (not Linux): kill() said it is there
-        return False
+    from conformance.harness.reaper import process_stat
+
+    st = process_stat(pid)  # None without /proc (not Linux): kill() said it is there
+    return st is not None and st[1] == "Z"
 
 
 def _worker_start(scan: int, table: Any) -> None:

@@ -38,6 +38,19 @@ def context() -> BaseContext:
     return forkserver
 
 
+def stop() -> None:
+    """End this process's forkserver, if it runs, once every process forked from it has ended:
+    the next judging process starts a new one, warmed up anew here (a benchmark counts each run's
+    warm-up; a self-test starts one in a folder of its choosing). ``adck scan`` never needs it:
+    the forkserver ends with the scan's process. Uses multiprocessing's own ``_stop``, where the
+    Python running has it."""
+    from multiprocessing import forkserver
+
+    ending = getattr(forkserver._forkserver, "_stop", None)
+    if ending is not None:
+        ending()
+
+
 def warm_up() -> list[str]:
     """Judge, offline, a recording that holds nothing, once for each draft with a ``[scan]`` entry
     point, in the roles a scan checks; the drafts whose run went through. Nothing is sent (the
